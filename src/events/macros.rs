@@ -1,0 +1,126 @@
+//! The macro that defines canonical event structs: the Rust type, its generated TypeScript
+//! declaration (tsify), its decoder with per-field diagnostics, and its JSON writer.
+
+/// Defines one struct per event kind plus the `AgentEvent` union over them.
+macro_rules! canonical_events {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident = $kind:literal {
+            $( $(#[$fattr:meta])* $field:ident : $ty:ty = $wire:literal, )*
+        }
+    )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[derive(tsify::Tsify, Debug, Clone, PartialEq)]
+            pub struct $name<'a> {
+                $( $(#[$fattr])* #[serde(rename = $wire)] pub $field: $ty, )*
+                /// Fields the protocol does not define, kept for a lossless round trip (not typed).
+                #[serde(skip)]
+                pub extra: Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>,
+            }
+
+            impl<'a> $name<'a> {
+                /// The `kind` string of this event.
+                pub const KIND: &'static str = $kind;
+
+                /// Reads the fields of an event object, reporting each problem to `sink`.
+                /// Returns `None` when a required field is missing or invalid.
+                pub(crate) fn decode(
+                    entries: Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>,
+                    sink: &mut $crate::events::decode::FieldSink,
+                ) -> Option<Self> {
+                    use $crate::events::field::Field;
+                    $( let mut $field: Option<$ty> = None; )*
+                    let mut extra = Vec::new();
+                    for (k, v) in entries {
+                        match &*k {
+                            "kind" => {}
+                            $( $wire => match <$ty as Field<'a>>::from_json(v) {
+                                Ok(x) => $field = Some(x),
+                                Err(p) => sink.problem($wire, <$ty as Field<'a>>::OPTIONAL, p),
+                            }, )*
+                            _ => extra.push((k, v)),
+                        }
+                    }
+                    $(
+                        if $field.is_none() {
+                            $field = <$ty as Field<'a>>::missing();
+                            if $field.is_none() {
+                                sink.missing($wire);
+                            }
+                        }
+                    )*
+                    if sink.failed {
+                        return None;
+                    }
+                    $( let Some($field) = $field else { return None }; )*
+                    Some(Self { $( $field, )* extra })
+                }
+
+                /// Appends `,"field":value` for every present field (after `kind`).
+                pub(crate) fn write_fields(&self, out: &mut String) {
+                    use $crate::events::field::Field;
+                    $(
+                        let mark = out.len();
+                        out.push_str(concat!(",\"", $wire, "\":"));
+                        if !Field::write(&self.$field, out) {
+                            out.truncate(mark);
+                        }
+                    )*
+                    for (k, v) in &self.extra {
+                        out.push(',');
+                        $crate::json::write_str(out, k);
+                        out.push(':');
+                        v.write(out);
+                    }
+                }
+            }
+        )*
+
+        /// Every canonical event (protocol 000), discriminated by `kind`.
+        ///
+        /// In TypeScript: `if (e.kind === "tool-progress") e.progress` type-checks.
+        #[derive(tsify::Tsify, Debug, Clone, PartialEq)]
+        #[serde(tag = "kind")]
+        pub enum AgentEvent<'a> {
+            $( $(#[doc = $doc])* #[serde(rename = $kind)] $name($name<'a>), )*
+            /// An event whose kind this version does not know, kept whole (forward compatibility).
+            #[serde(rename = "unknown")]
+            Unknown(UnknownEvent<'a>),
+        }
+
+        /// The `kind` strings of every known event, in declaration order.
+        pub const KINDS: &[&str] = &[$( $kind, )*];
+
+        impl<'a> AgentEvent<'a> {
+            /// The event's `kind` (for unknown events: `"unknown"`; see [`UnknownEvent::unknown_kind`]).
+            pub fn kind(&self) -> &'static str {
+                match self { $( AgentEvent::$name(_) => $kind, )* AgentEvent::Unknown(_) => "unknown" }
+            }
+
+            /// The event as compact JSON (canonical field names, unknown fields kept).
+            pub fn write_json(&self, out: &mut String) {
+                match self {
+                    $( AgentEvent::$name(e) => {
+                        out.push_str(concat!("{\"kind\":\"", $kind, "\""));
+                        e.write_fields(out);
+                        out.push('}');
+                    } )*
+                    AgentEvent::Unknown(e) => e.write_json(out),
+                }
+            }
+
+            pub(crate) fn decode_known(
+                kind: &str,
+                entries: Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>,
+                sink: &mut $crate::events::decode::FieldSink,
+            ) -> Result<Option<Self>, Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>> {
+                match kind {
+                    $( $kind => Ok($name::decode(entries, sink).map(AgentEvent::$name)), )*
+                    _ => Err(entries),
+                }
+            }
+        }
+    };
+}
+pub(crate) use canonical_events;

@@ -1,0 +1,21 @@
+//! Canonical events (protocol 000), their decoding and per-event validation, and diagnostics.
+//!
+//! - [`AgentEvent`]: the discriminated union over `kind`, one struct per kind ([`types`]).
+//! - [`decode_event`]: JSON `data` of one SSE event → event + [`Diagnostic`]s. Never panics.
+//! - [`Diagnostic`] / [`DiagCode`]: stable codes for everything invalid or inconsistent.
+
+pub mod decode;
+mod diagnostic;
+pub(crate) mod field;
+mod macros;
+pub mod timestamp;
+pub mod types;
+pub mod url;
+
+pub use decode::{decode_entries, decode_event, EventContext};
+pub use diagnostic::{bounded_raw, DiagCode, Diagnostic, Severity, MAX_RAW_BYTES};
+pub use field::{Field, JsonObject, Problem, Str};
+pub use types::*;
+
+#[cfg(test)]
+mod tests;

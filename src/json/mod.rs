@@ -1,0 +1,195 @@
+//! A small JSON reader and writer, written for this crate's hot path.
+//!
+//! - Linear time, one pass; strings without escapes are borrowed from the input (no allocation).
+//! - Strict RFC 8259 grammar (what `JSON.parse` accepts, no more): a malformed document is an
+//!   error with a byte offset, never a panic.
+//! - Nesting is limited ([`MAX_DEPTH`]) so hostile input cannot exhaust the stack.
+//! - Objects keep their keys in document order (a lossless round trip through [`Value::write`]).
+//!
+//! It replaces serde_json in the shipped wasm: smaller, and it never builds a value the
+//! client does not keep.
+
+use std::borrow::Cow;
+use std::fmt;
+
+mod parse;
+mod write;
+
+pub use parse::{parse, parse_with_depth};
+pub use write::{write_number, write_str};
+
+/// The deepest nesting [`parse`] accepts (objects and arrays count one level each).
+pub const MAX_DEPTH: usize = 128;
+
+/// A JSON value. Strings borrow from the parsed text when they contain no escapes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Value<'a> {
+    /// `null`
+    #[default]
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// Any number (as JavaScript sees it: an IEEE 754 double).
+    Number(f64),
+    /// A string.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Value<'a>>),
+    /// An object, keys in document order (duplicates are kept; lookups see the last, as `JSON.parse`).
+    Object(Vec<(Cow<'a, str>, Value<'a>)>),
+}
+
+/// An owned JSON value (no borrow of the input).
+pub type OwnedValue = Value<'static>;
+
+impl<'a> Value<'a> {
+    /// Detaches the value from the input it was parsed from.
+    pub fn into_owned(self) -> OwnedValue {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Number(n) => Value::Number(n),
+            Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
+            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
+            Value::Object(entries) => Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The member `key` of an object (the last one when a key repeats), or `None`.
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        match self {
+            Value::Object(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is a boolean.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The entries, if this is an object.
+    pub fn as_object(&self) -> Option<&[(Cow<'a, str>, Value<'a>)]> {
+        match self {
+            Value::Object(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value<'a>]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// `true` for `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The JSON type name as a JSON Schema would say it (`integer` for whole numbers).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.fract() == 0.0 && n.is_finite() => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// Appends this value as compact JSON to `out`.
+    pub fn write(&self, out: &mut String) {
+        write::write_value(self, out)
+    }
+
+    /// This value as compact JSON text.
+    pub fn to_json(&self) -> String {
+        let mut s = String::new();
+        self.write(&mut s);
+        s
+    }
+}
+
+impl fmt::Display for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
+
+/// Why a document is not JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonErrorKind {
+    /// The text ended inside a value.
+    UnexpectedEnd,
+    /// A byte that cannot start or continue a value here.
+    UnexpectedChar,
+    /// Text after the top-level value.
+    TrailingCharacters,
+    /// A malformed number.
+    InvalidNumber,
+    /// A malformed escape (`\x`, a bad `\u` sequence).
+    InvalidEscape,
+    /// A raw control character inside a string.
+    ControlCharacter,
+    /// Nesting deeper than the limit.
+    TooDeep,
+}
+
+/// A JSON syntax error: what and where (byte offset into the text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonError {
+    /// What went wrong.
+    pub kind: JsonErrorKind,
+    /// Byte offset into the input.
+    pub offset: usize,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            JsonErrorKind::UnexpectedEnd => "unexpected end of json",
+            JsonErrorKind::UnexpectedChar => "unexpected character",
+            JsonErrorKind::TrailingCharacters => "trailing characters after json value",
+            JsonErrorKind::InvalidNumber => "invalid number",
+            JsonErrorKind::InvalidEscape => "invalid escape",
+            JsonErrorKind::ControlCharacter => "control character in string",
+            JsonErrorKind::TooDeep => "json nested too deeply",
+        };
+        write!(f, "{what} at byte {}", self.offset)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,120 @@
+use super::*;
+
+fn ok(s: &str) -> Value<'_> {
+    parse(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
+}
+
+#[test]
+fn parses_and_round_trips_documents() {
+    let cases = [
+        r#"{"a":1,"b":[true,false,null],"c":{"d":"e"},"f":-0.5,"g":1e21}"#,
+        r#"[]"#,
+        r#"{}"#,
+        r#""x""#,
+        r#"[1,2.25,-3,1.5e-7]"#,
+    ];
+    for c in cases {
+        assert_eq!(ok(c).to_json(), c, "round trip of {c}");
+    }
+    assert_eq!(ok(" \n{ \"a\" : [ 1 , 2 ] }\t").to_json(), r#"{"a":[1,2]}"#);
+}
+
+#[test]
+fn strings_borrow_unless_escaped() {
+    let v = ok(r#"{"plain":"héllo 👋","esc":"a\nb\u00e9\ud83d\ude00\"\\\/"}"#);
+    assert!(matches!(v.get("plain"), Some(Value::String(Cow::Borrowed("héllo 👋")))));
+    assert_eq!(v.get("esc").and_then(Value::as_str), Some("a\nbé😀\"\\/"));
+}
+
+#[test]
+fn lone_surrogates_become_replacement() {
+    assert_eq!(ok(r#""\ud800x""#).as_str(), Some("\u{FFFD}x"));
+    assert_eq!(ok(r#""\udc00""#).as_str(), Some("\u{FFFD}"));
+    assert_eq!(ok(r#""\ud800\u0041""#).as_str(), Some("\u{FFFD}A"));
+}
+
+#[test]
+fn last_duplicate_key_wins_like_json_parse() {
+    assert_eq!(ok(r#"{"a":1,"a":2}"#).get("a"), Some(&Value::Number(2.0)));
+}
+
+#[test]
+fn numbers_follow_the_json_grammar() {
+    assert_eq!(ok("123456789012345678").as_f64(), Some(123456789012345678.0));
+    assert_eq!(ok("-0").as_f64().map(f64::is_sign_negative), Some(true));
+    assert_eq!(ok("0.1").as_f64(), Some(0.1));
+    for bad in ["01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "-.5"] {
+        assert!(parse(bad).is_err(), "{bad} must be rejected");
+    }
+}
+
+#[test]
+fn rejects_malformed_documents_with_offsets() {
+    let cases: &[(&str, JsonErrorKind)] = &[
+        ("", JsonErrorKind::UnexpectedEnd),
+        ("{", JsonErrorKind::UnexpectedEnd),
+        (r#"{"a":1,}"#, JsonErrorKind::UnexpectedChar),
+        (r#"[1,]"#, JsonErrorKind::UnexpectedChar),
+        (r#"{"a" 1}"#, JsonErrorKind::UnexpectedChar),
+        ("\"a\nb\"", JsonErrorKind::ControlCharacter),
+        (r#""\x""#, JsonErrorKind::InvalidEscape),
+        (r#""\u12g4""#, JsonErrorKind::InvalidEscape),
+        ("tru", JsonErrorKind::UnexpectedEnd),
+        ("trux", JsonErrorKind::UnexpectedChar),
+        ("{} {}", JsonErrorKind::TrailingCharacters),
+        ("{'a':1}", JsonErrorKind::UnexpectedChar),
+        ("\"abc", JsonErrorKind::UnexpectedEnd),
+    ];
+    for (text, kind) in cases {
+        let err = parse(text).expect_err(text);
+        assert_eq!(err.kind, *kind, "{text:?}");
+        assert!(err.offset <= text.len());
+    }
+}
+
+#[test]
+fn depth_is_limited_without_stack_overflow() {
+    let deep = "[".repeat(100_000);
+    assert_eq!(parse(&deep).map_err(|e| e.kind), Err(JsonErrorKind::TooDeep));
+    let ok_depth = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+    assert!(parse(&ok_depth).is_ok());
+    let too_deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+    assert!(parse(&too_deep).is_err());
+}
+
+#[test]
+fn writer_escapes_like_json_stringify() {
+    let mut out = String::new();
+    write_str(&mut out, "a\"b\\c\n\u{1}\u{7f}é");
+    assert_eq!(out, r#""a\"b\\c\n\u0001é""#.replace('é', "\u{7f}é"));
+    let mut n = String::new();
+    for x in [1.0, -2.0, 0.5, f64::NAN, 1e21, 1e-7] {
+        write_number(&mut n, x);
+        n.push(' ');
+    }
+    assert_eq!(n, "1 -2 0.5 null 1e21 1e-7 ");
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let alphabet = br#"{}[]:,"\ u0123456789abcdefnrtE.+-"#;
+    for _ in 0..20_000 {
+        let mut s = String::new();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let len = (x % 40) as usize;
+        for _ in 0..len {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            s.push(alphabet[(x % alphabet.len() as u64) as usize] as char);
+        }
+        if let Ok(v) = parse(&s) {
+            // Whatever parses must re-parse to the same value.
+            let again = v.to_json();
+            assert_eq!(parse(&again).ok(), Some(v), "{s:?}");
+        }
+    }
+}

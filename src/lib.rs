@@ -1,0 +1,16 @@
+//! agentwire: a browser SDK for AI-agent UIs, written in Rust and compiled to WebAssembly.
+//!
+//! Crate map (the pure core has no wasm imports and is tested natively):
+//! - [`json`]: a small, linear, depth-limited JSON reader and writer (borrowed strings, no panics).
+//! - [`sse`]: the WHATWG event-stream parser (push bytes, get events; bounded memory).
+//! - [`events`]: canonical event types (protocol 000), decoding, per-event validation, diagnostics.
+//! - `browser` (wasm32 only): the JavaScript-facing glue: transports, JS API, conversions, errors.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod events;
+pub mod json;
+pub mod sse;
+
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
