@@ -10,7 +10,9 @@
 
 pub mod events;
 pub mod json;
+//TMP pub mod pipeline;
 pub mod sse;
+pub mod state;
 
 #[cfg(target_arch = "wasm32")]
 pub mod browser;

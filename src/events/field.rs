@@ -215,6 +215,11 @@ macro_rules! str_enum {
             /// Every wire name, in order.
             pub const NAMES: &'static [&'static str] = &[$( $wire, )*];
         }
+        impl $crate::json::WriteJson for $name {
+            fn write_json(&self, out: &mut String) {
+                $crate::json::write_str(out, self.as_str())
+            }
+        }
         impl<'a> $crate::events::field::Field<'a> for $name {
             fn from_json(v: $crate::json::Value<'a>) -> Result<Self, $crate::events::field::Problem> {
                 match v.as_str() {

@@ -92,3 +92,61 @@ mod tests {
         }
     }
 }
+
+/// Milliseconds since the Unix epoch for a valid timestamp (see [`is_valid`]), else `None`.
+pub fn to_epoch_ms(s: &str) -> Option<i64> {
+    if !is_valid(s) {
+        return None;
+    }
+    let b = s.as_bytes();
+    let n = |from: usize, len: usize| -> i64 {
+        b.get(from..from + len)
+            .map(|p| p.iter().fold(0i64, |v, &c| v * 10 + i64::from(c.wrapping_sub(b'0'))))
+            .unwrap_or(0)
+    };
+    let (y, m, d) = (n(0, 4), n(5, 2), n(8, 2));
+    // Days from civil (Howard Hinnant's algorithm).
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let mut ms = days * 86_400_000 + n(11, 2) * 3_600_000 + n(14, 2) * 60_000;
+    let mut i = 16;
+    if b.get(i) == Some(&b':') {
+        ms += n(i + 1, 2) * 1000;
+        i += 3;
+        if matches!(b.get(i), Some(b'.' | b',')) {
+            i += 1;
+            let mut scale = 100;
+            while let Some(c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+                ms += i64::from(c - b'0') * scale;
+                scale /= 10;
+                i += 1;
+            }
+        }
+    }
+    if let Some(sign @ (b'+' | b'-')) = b.get(i) {
+        let h = n(i + 1, 2);
+        let m = if b.get(i + 3) == Some(&b':') { n(i + 4, 2) } else { n(i + 3, 2) };
+        let off = (h * 60 + m) * 60_000;
+        ms += if *sign == b'+' { -off } else { off };
+    }
+    Some(ms)
+}
+
+#[cfg(test)]
+mod epoch_tests {
+    use super::to_epoch_ms;
+
+    #[test]
+    fn converts_to_epoch_milliseconds() {
+        assert_eq!(to_epoch_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(to_epoch_ms("2025-11-06T10:30:00.123Z"), Some(1_762_425_000_123));
+        assert_eq!(to_epoch_ms("2025-11-06T12:30:00+02:00"), Some(1_762_425_000_000));
+        assert_eq!(to_epoch_ms("2000-02-29T00:00:00Z"), Some(951_782_400_000));
+        assert_eq!(to_epoch_ms("nope"), None);
+    }
+}

@@ -16,7 +16,7 @@ mod parse;
 mod write;
 
 pub use parse::{parse, parse_with_depth};
-pub use write::{write_number, write_str};
+pub use write::{write_number, write_str, WriteJson};
 
 /// The deepest nesting [`parse`] accepts (objects and arrays count one level each).
 pub const MAX_DEPTH: usize = 128;

@@ -88,3 +88,84 @@ pub(super) fn write_value(v: &Value<'_>, out: &mut String) {
         }
     }
 }
+
+/// A value that can append itself as JSON (used for snapshots and CLI output).
+pub trait WriteJson {
+    /// Appends the JSON form of `self`.
+    fn write_json(&self, out: &mut String);
+    /// `false` when the value is absent and its member should be left out.
+    fn is_present(&self) -> bool {
+        true
+    }
+}
+
+impl WriteJson for String {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self)
+    }
+}
+impl WriteJson for str {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self)
+    }
+}
+impl WriteJson for f64 {
+    fn write_json(&self, out: &mut String) {
+        write_number(out, *self)
+    }
+}
+impl WriteJson for u64 {
+    fn write_json(&self, out: &mut String) {
+        write_number(out, *self as f64)
+    }
+}
+impl WriteJson for usize {
+    fn write_json(&self, out: &mut String) {
+        write_number(out, *self as f64)
+    }
+}
+impl WriteJson for bool {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" })
+    }
+}
+impl<T: WriteJson> WriteJson for Option<T> {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Some(v) => v.write_json(out),
+            None => out.push_str("null"),
+        }
+    }
+    fn is_present(&self) -> bool {
+        self.is_some()
+    }
+}
+impl<T: WriteJson> WriteJson for Vec<T> {
+    fn write_json(&self, out: &mut String) {
+        out.push('[');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            v.write_json(out);
+        }
+        out.push(']');
+    }
+}
+impl<T: WriteJson> WriteJson for std::collections::VecDeque<T> {
+    fn write_json(&self, out: &mut String) {
+        out.push('[');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            v.write_json(out);
+        }
+        out.push(']');
+    }
+}
+impl WriteJson for Value<'_> {
+    fn write_json(&self, out: &mut String) {
+        self.write(out)
+    }
+}

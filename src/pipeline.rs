@@ -1,0 +1,193 @@
+//! The whole path from bytes to state: SSE parser → decoder/validator → store.
+//!
+//! [`Session`] is what a connection owns: feed it network chunks (any boundaries) and it keeps
+//! the assembled [`Store`] up to date, recognising replayed SSE ids, and hands each applied
+//! event to an optional observer (the browser glue uses it for filtered delivery).
+
+use crate::events::{decode_event, AgentEvent, DiagCode, Diagnostic, EventContext, Severity};
+use crate::sse::{SseConfig, SseDiagnostic, SseItem, SseParser};
+use crate::state::{EventMeta, Limits, Store};
+
+/// Converts a stream-level problem into a diagnostic.
+pub fn sse_diagnostic(d: &SseDiagnostic, position: u64) -> Diagnostic {
+    let code = match d {
+        SseDiagnostic::LineTooLong { .. } => DiagCode::SseLineTooLong,
+        SseDiagnostic::EventTooLarge { .. } => DiagCode::SseEventTooLarge,
+    };
+    let mut diag = Diagnostic::new(code, Severity::Error, d.message(), "");
+    diag.position = position;
+    diag
+}
+
+/// One decoded item, as the `events` CLI and the JS decoder deliver them.
+#[derive(Debug)]
+pub enum Item<'a> {
+    /// A valid (possibly warned-about) event with where it came from.
+    Event(&'a AgentEvent<'a>, EventMeta<'a>),
+    /// A problem with the stream or an event.
+    Diagnostic(&'a Diagnostic),
+}
+
+/// Parses and decodes a byte stream without assembling it (for tools and the JS decoder).
+#[derive(Debug)]
+pub struct StreamDecoder {
+    parser: SseParser,
+    position: u64,
+    diags: Vec<Diagnostic>,
+}
+
+impl StreamDecoder {
+    /// A decoder with the given SSE limits.
+    pub fn new(config: SseConfig) -> Self {
+        StreamDecoder {
+            parser: SseParser::new(config),
+            position: 0,
+            diags: Vec::new(),
+        }
+    }
+
+    /// The SSE parser (last event id, retry, reset).
+    pub fn parser(&mut self) -> &mut SseParser {
+        &mut self.parser
+    }
+
+    /// Feeds a chunk; `on` receives every event and diagnostic completed by it, in order.
+    pub fn feed(&mut self, chunk: &[u8], on: &mut dyn FnMut(Item<'_>)) {
+        let StreamDecoder { parser, position, diags } = self;
+        parser.feed(chunk, &mut |item| match item {
+            SseItem::Event(ev) => {
+                let cx = EventContext {
+                    sse_type: ev.event_type,
+                    event_id: ev.last_event_id,
+                    position: *position,
+                };
+                diags.clear();
+                let decoded = decode_event(ev.data, &cx, diags);
+                let meta = EventMeta {
+                    event_id: ev.last_event_id,
+                    position: *position,
+                    raw: ev.data,
+                };
+                *position += 1;
+                for d in diags.iter() {
+                    on(Item::Diagnostic(d));
+                }
+                if let Some(event) = decoded {
+                    on(Item::Event(&event, meta));
+                }
+            }
+            SseItem::Diagnostic(d) => on(Item::Diagnostic(&sse_diagnostic(&d, *position))),
+        });
+    }
+}
+
+/// A connection's stream state: parser, store, and replay detection.
+#[derive(Debug)]
+pub struct Session {
+    parser: SseParser,
+    store: Store,
+    position: u64,
+    prev_id: String,
+    diags: Vec<Diagnostic>,
+}
+
+impl Session {
+    /// A session with the given SSE and store limits.
+    pub fn new(sse: SseConfig, limits: Limits) -> Self {
+        Session {
+            parser: SseParser::new(sse),
+            store: Store::new(limits),
+            position: 0,
+            prev_id: String::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    /// The assembled state.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The assembled state, mutable (answering requests, advancing the clock).
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// The SSE parser (last event id for resume, retry, reset on reconnect).
+    pub fn parser(&mut self) -> &mut SseParser {
+        &mut self.parser
+    }
+
+    /// Events dispatched by the parser so far (including rejected and duplicate ones).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Feeds a network chunk. Every applied event is also handed to `observe` (after it was
+    /// applied), with its metadata. Diagnostics go to the store.
+    pub fn feed(&mut self, chunk: &[u8], observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store)) {
+        let Session { parser, store, position, prev_id, diags } = self;
+        parser.feed(chunk, &mut |item| match item {
+            SseItem::Event(ev) => {
+                let pos = *position;
+                *position += 1;
+                // An event "has its own id" when the id changed: the SSE last event id persists
+                // across events that carry none.
+                let own_id = ev.last_event_id != prev_id.as_str();
+                if own_id {
+                    prev_id.clear();
+                    prev_id.push_str(ev.last_event_id);
+                    if !store.admit_event_id(ev.last_event_id) {
+                        return;
+                    }
+                }
+                let cx = EventContext {
+                    sse_type: ev.event_type,
+                    event_id: ev.last_event_id,
+                    position: pos,
+                };
+                let decoded = decode_event(ev.data, &cx, diags);
+                for d in diags.drain(..) {
+                    store.push_diagnostic(d);
+                }
+                if let Some(event) = decoded {
+                    let meta = EventMeta {
+                        event_id: ev.last_event_id,
+                        position: pos,
+                        raw: ev.data,
+                    };
+                    store.apply(&event, &meta);
+                    observe(&event, &meta, store);
+                }
+            }
+            SseItem::Diagnostic(d) => store.push_diagnostic(sse_diagnostic(&d, *position)),
+        });
+    }
+
+    /// Applies an already-parsed event object given as JSON text (manual sources).
+    pub fn push_json(&mut self, data: &str, observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store)) {
+        let pos = self.position;
+        self.position += 1;
+        let cx = EventContext {
+            sse_type: "message",
+            event_id: "",
+            position: pos,
+        };
+        let decoded = decode_event(data, &cx, &mut self.diags);
+        for d in self.diags.drain(..) {
+            self.store.push_diagnostic(d);
+        }
+        if let Some(event) = decoded {
+            let meta = EventMeta { event_id: "", position: pos, raw: data };
+            self.store.apply(&event, &meta);
+            observe(&event, &meta, &self.store);
+        }
+    }
+
+    /// End of the stream (a connection closed): discards an unterminated event and reports
+    /// chunks that never arrived.
+    pub fn finish(&mut self) {
+        self.parser.finish();
+        self.store.finish();
+    }
+}

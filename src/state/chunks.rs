@@ -1,0 +1,172 @@
+//! Ordering of chunked streams (content deltas, file chunks, dataset batches): chunks that
+//! arrive early are held in a bounded window and applied in index order; duplicates are
+//! recognised; gaps that never fill are reported and skipped so what is known still shows.
+
+use std::collections::BTreeMap;
+
+/// What happened to a pushed chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Admit {
+    /// It was the next one: apply it now (then call [`Sequencer::pop_ready`] until empty).
+    Apply,
+    /// It arrived early and is held.
+    Held,
+    /// Its index was already applied (or is already held).
+    Duplicate,
+    /// It comes after the chunk marked complete.
+    AfterComplete,
+}
+
+/// Orders one chunked stream. `T` is the held payload (owned copy of an early chunk).
+#[derive(Debug)]
+pub(crate) struct Sequencer<T> {
+    next: u64,
+    pending: BTreeMap<u64, (T, bool)>,
+    /// Index of the chunk flagged `complete: true`, once seen.
+    last: Option<u64>,
+}
+
+impl<T> Default for Sequencer<T> {
+    fn default() -> Self {
+        Sequencer {
+            next: 0,
+            pending: BTreeMap::new(),
+            last: None,
+        }
+    }
+}
+
+/// A range of chunk indices that never arrived: `from..=to`.
+pub(crate) type Gap = (u64, u64);
+
+impl<T> Sequencer<T> {
+    /// The next index expected.
+    pub(crate) fn next_index(&self) -> u64 {
+        self.next
+    }
+
+    /// Whether the final chunk (flagged complete) has been applied.
+    pub(crate) fn is_complete(&self) -> bool {
+        self.last.is_some_and(|l| self.next > l)
+    }
+
+    /// Number of held chunks.
+    pub(crate) fn held(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Admits chunk `index`; `make` builds the owned payload only when it has to be held.
+    /// `complete` marks the stream's final chunk.
+    pub(crate) fn push(&mut self, index: u64, complete: bool, make: impl FnOnce() -> T) -> Admit {
+        if let Some(last) = self.last {
+            if index > last || (complete && index != last) {
+                return Admit::AfterComplete;
+            }
+        }
+        if index < self.next {
+            return Admit::Duplicate;
+        }
+        if index == self.next {
+            self.next += 1;
+            if complete {
+                self.last = Some(index);
+            }
+            return Admit::Apply;
+        }
+        if self.pending.contains_key(&index) {
+            return Admit::Duplicate;
+        }
+        if complete {
+            self.last = Some(index);
+        }
+        self.pending.insert(index, (make(), complete));
+        Admit::Held
+    }
+
+    /// The next held chunk that is now in order, if any.
+    pub(crate) fn pop_ready(&mut self) -> Option<T> {
+        let (&first, _) = self.pending.iter().next()?;
+        if first != self.next {
+            return None;
+        }
+        let (item, _) = self.pending.remove(&first)?;
+        self.next += 1;
+        Some(item)
+    }
+
+    /// Gives up on the missing chunks before the first held one: returns the gap, and the
+    /// held chunks become applicable (call [`Sequencer::pop_ready`]).
+    pub(crate) fn skip_gap(&mut self) -> Option<Gap> {
+        let (&first, _) = self.pending.iter().next()?;
+        if first <= self.next {
+            return None;
+        }
+        let gap = (self.next, first - 1);
+        self.next = first;
+        Some(gap)
+    }
+
+    /// After draining: the indices still missing before the chunk flagged complete.
+    pub(crate) fn trailing_gap(&self) -> Option<Gap> {
+        match self.last {
+            Some(last) if self.pending.is_empty() && self.next <= last => Some((self.next, last)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drain(s: &mut Sequencer<u64>, out: &mut Vec<u64>) {
+        while let Some(x) = s.pop_ready() {
+            out.push(x);
+        }
+    }
+
+    #[test]
+    fn reorders_within_the_window_and_ignores_duplicates() {
+        let mut s = Sequencer::default();
+        let mut out = Vec::new();
+        for (i, c) in [(0u64, false), (2, false), (1, false), (1, false), (4, true), (3, false)] {
+            match s.push(i, c, || i) {
+                Admit::Apply => {
+                    out.push(i);
+                    drain(&mut s, &mut out);
+                }
+                Admit::Held => {}
+                Admit::Duplicate => assert_eq!(i, 1),
+                Admit::AfterComplete => panic!("unexpected"),
+            }
+        }
+        assert_eq!(out, vec![0, 1, 2, 3, 4]);
+        assert!(s.is_complete());
+        assert_eq!(s.push(5, false, || 5), Admit::AfterComplete);
+        assert_eq!(s.push(2, true, || 2), Admit::AfterComplete);
+    }
+
+    #[test]
+    fn gaps_are_skipped_and_reported() {
+        let mut s = Sequencer::default();
+        let mut out = Vec::new();
+        assert_eq!(s.push(0, false, || 0), Admit::Apply);
+        out.push(0);
+        assert_eq!(s.push(3, false, || 3), Admit::Held);
+        assert_eq!(s.push(5, true, || 5), Admit::Held);
+        assert_eq!(s.held(), 2);
+        assert_eq!(s.skip_gap(), Some((1, 2)));
+        drain(&mut s, &mut out);
+        assert_eq!(s.skip_gap(), Some((4, 4)));
+        drain(&mut s, &mut out);
+        assert_eq!(out, vec![0, 3, 5]);
+        assert!(s.is_complete());
+        assert_eq!(s.trailing_gap(), None);
+        let mut t: Sequencer<u64> = Sequencer::default();
+        assert_eq!(t.push(0, false, || 0), Admit::Apply);
+        assert_eq!(t.push(3, true, || 3), Admit::Held);
+        assert_eq!(t.skip_gap(), Some((1, 2)));
+        assert_eq!(t.pop_ready(), Some(3));
+        assert_eq!(t.trailing_gap(), None);
+    }
+}

@@ -1,0 +1,111 @@
+//! Recognising replayed events by their SSE id, in bounded memory.
+
+use std::collections::{HashSet, VecDeque};
+
+/// The SSE ids of recently applied events (the last `window`), plus, for numeric ids, a floor:
+/// once a numeric id leaves the window, every numeric id at or below it counts as seen. That
+/// catches a server that ignores `Last-Event-ID` and replays a long stream from the start.
+#[derive(Debug, Default)]
+pub struct SeenIds {
+    window: usize,
+    numbers: HashSet<u64>,
+    strings: HashSet<String>,
+    order: VecDeque<Key>,
+    floor: Option<u64>,
+}
+
+#[derive(Debug)]
+enum Key {
+    Num(u64),
+    Str(String),
+}
+
+fn as_number(id: &str) -> Option<u64> {
+    if id.is_empty() || id.len() > 18 || (id.len() > 1 && id.starts_with('0')) || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    id.parse().ok()
+}
+
+impl SeenIds {
+    /// Remembers up to `window` ids.
+    pub fn new(window: usize) -> Self {
+        SeenIds {
+            window,
+            ..SeenIds::default()
+        }
+    }
+
+    /// Adds `id`; returns `false` when it was already seen.
+    pub fn insert(&mut self, id: &str) -> bool {
+        if self.window == 0 {
+            return true;
+        }
+        let key = match as_number(id) {
+            Some(n) => {
+                if self.floor.is_some_and(|f| n <= f) || !self.numbers.insert(n) {
+                    return false;
+                }
+                Key::Num(n)
+            }
+            None => {
+                if self.strings.contains(id) {
+                    return false;
+                }
+                self.strings.insert(id.to_owned());
+                Key::Str(id.to_owned())
+            }
+        };
+        self.order.push_back(key);
+        while self.order.len() > self.window {
+            match self.order.pop_front() {
+                Some(Key::Num(n)) => {
+                    self.numbers.remove(&n);
+                    self.floor = Some(self.floor.map_or(n, |f| f.max(n)));
+                }
+                Some(Key::Str(s)) => {
+                    self.strings.remove(&s);
+                }
+                None => break,
+            }
+        }
+        true
+    }
+
+    /// Ids currently remembered.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// `true` when nothing is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SeenIds;
+
+    #[test]
+    fn replays_are_recognised_in_bounded_memory() {
+        let mut s = SeenIds::new(4);
+        for id in ["1", "2", "a", "3"] {
+            assert!(s.insert(id));
+        }
+        assert!(!s.insert("2"));
+        assert!(!s.insert("a"));
+        for id in ["4", "5", "6"] {
+            assert!(s.insert(id));
+        }
+        assert_eq!(s.len(), 4);
+        // "1" and "2" left the window but stay below the numeric floor.
+        assert!(!s.insert("1"));
+        assert!(!s.insert("2"));
+        // Shuffled delivery inside the window is fine.
+        assert!(s.insert("8"));
+        assert!(s.insert("7"));
+        // Non-canonical numbers are plain strings.
+        assert!(s.insert("007"));
+    }
+}

@@ -1,0 +1,377 @@
+//! Client-side assembly: the state a UI renders, built from canonical events.
+//!
+//! A [`Store`] applies events in arrival order and keeps, per task: status and history, the
+//! assembled answer, tools, input and auth requests, thoughts; and the artifacts (file, data,
+//! dataset). It checks the rules *between* events (SPEC §3) and reports violations as
+//! [`Diagnostic`]s while keeping the state sensible. Memory is bounded by [`Limits`]; work per
+//! event is proportional to the event, never to the history.
+
+mod apply;
+mod artifacts;
+mod base64;
+mod chunks;
+mod dedupe;
+mod macros;
+pub mod model;
+mod snapshot;
+
+use crate::events::{DiagCode, Diagnostic, Severity};
+use chunks::Sequencer;
+pub use dedupe::SeenIds;
+pub use model::*;
+use std::collections::{HashMap, VecDeque};
+
+/// Limits that bound the store's memory. Hitting one produces a `limit-exceeded` diagnostic
+/// (once per object) and the stream continues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Tasks kept (new tasks beyond it are ignored). Default 10,000.
+    pub max_tasks: usize,
+    /// Bytes of answer text per task (the rest is dropped). Default 16 MiB.
+    pub max_content_bytes: usize,
+    /// Artifacts kept. Default 10,000.
+    pub max_artifacts: usize,
+    /// Bytes per file artifact (and JSON bytes per data artifact). Default 64 MiB.
+    pub max_artifact_bytes: usize,
+    /// Rows per dataset. Default 1,000,000.
+    pub max_dataset_rows: usize,
+    /// Out-of-order chunks held per stream before the gap is given up. Default 256.
+    pub max_pending_chunks: usize,
+    /// Thoughts kept per task (oldest dropped first). Default 1,000.
+    pub max_thoughts_per_task: usize,
+    /// Diagnostics kept (oldest dropped first; counts stay exact). Default 1,000.
+    pub max_diagnostics: usize,
+    /// Raw events kept in the debug ring (0 = off). Default 0.
+    pub raw_log_events: usize,
+    /// SSE ids remembered to recognise replays. Default 65,536.
+    pub dedupe_window: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_tasks: 10_000,
+            max_content_bytes: 16 << 20,
+            max_artifacts: 10_000,
+            max_artifact_bytes: 64 << 20,
+            max_dataset_rows: 1_000_000,
+            max_pending_chunks: 256,
+            max_thoughts_per_task: 1_000,
+            max_diagnostics: 1_000,
+            raw_log_events: 0,
+            dedupe_window: 65_536,
+        }
+    }
+}
+
+/// Where an event came from (for dedupe and diagnostics).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EventMeta<'s> {
+    /// SSE id (empty when the stream has none).
+    pub event_id: &'s str,
+    /// 0-based position in the stream.
+    pub position: u64,
+    /// The raw data (kept in the raw ring when enabled; quoted in diagnostics).
+    pub raw: &'s str,
+}
+
+/// Per-task bookkeeping that the UI does not see.
+#[derive(Debug, Default)]
+pub(crate) struct TaskSlot {
+    pub view: Task,
+    pub content: Sequencer<String>,
+    /// Byte offsets where each applied delta started (detects a replayed index with other text).
+    pub delta_offsets: Vec<u32>,
+    pub content_truncated: bool,
+    pub thoughts_truncated: bool,
+    /// Placeholder created by a child or subtask-created before its own `task-created`.
+    pub announced_only: bool,
+}
+
+/// Per-artifact bookkeeping.
+#[derive(Debug, Default)]
+pub(crate) struct ArtifactSlot {
+    pub view: Artifact,
+    /// file: assembled bytes.
+    pub bytes: Vec<u8>,
+    pub b64: base64::Base64Decoder,
+    pub seq: Sequencer<artifacts::HeldChunk>,
+    /// dataset: the rows as JSON text, comma-separated (a JSON array without brackets).
+    pub rows: String,
+    /// dataset: (property, JSON type) of a row, from the schema or the first batch.
+    pub row_types: Vec<(String, String)>,
+    /// file/dataset: a gap was skipped, so the artifact cannot be complete.
+    pub had_gap: bool,
+    pub over_limit: bool,
+}
+
+/// Open requests that can expire: (deadline in stream ms, task slot, is_auth, request index).
+type Deadline = (i64, usize, bool, usize);
+
+/// The assembled state of one connection (one or more contexts).
+#[derive(Debug, Default)]
+pub struct Store {
+    limits: Limits,
+    version: u64,
+    pub(crate) tasks: Vec<TaskSlot>,
+    pub(crate) task_index: HashMap<String, usize>,
+    /// toolCallId → (task slot, index in its tools)
+    pub(crate) tool_index: HashMap<String, (usize, usize)>,
+    pub(crate) input_index: HashMap<String, (usize, usize)>,
+    pub(crate) auth_index: HashMap<String, (usize, usize)>,
+    pub(crate) artifacts: Vec<ArtifactSlot>,
+    pub(crate) artifact_index: HashMap<String, usize>,
+    diagnostics: VecDeque<Diagnostic>,
+    diagnostics_total: u64,
+    errors_total: u64,
+    seen: SeenIds,
+    raw_log: VecDeque<(u64, String)>,
+    /// Stream time: the latest valid event timestamp, in epoch ms.
+    clock_ms: Option<i64>,
+    deadlines: Vec<Deadline>,
+    events_applied: u64,
+    duplicates_ignored: u64,
+    task_limit_reported: bool,
+    artifact_limit_reported: bool,
+}
+
+impl Store {
+    /// An empty store with the given limits.
+    pub fn new(limits: Limits) -> Self {
+        Store {
+            seen: SeenIds::new(limits.dedupe_window),
+            limits,
+            ..Store::default()
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Changes whenever visible state changes (and only then).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub(crate) fn bump(&mut self) -> u64 {
+        self.version += 1;
+        self.version
+    }
+
+    /// Events applied so far (not counting rejected or duplicate ones).
+    pub fn events_applied(&self) -> u64 {
+        self.events_applied
+    }
+
+    /// Events ignored because their SSE id or chunk had already been applied.
+    pub fn duplicates_ignored(&self) -> u64 {
+        self.duplicates_ignored
+    }
+
+    /// Records that an event with SSE id `id` is about to be applied. Returns `false` when the
+    /// same id was already applied (a replay after a resume): skip it.
+    pub fn admit_event_id(&mut self, id: &str) -> bool {
+        if id.is_empty() || self.seen.insert(id) {
+            return true;
+        }
+        self.duplicates_ignored += 1;
+        false
+    }
+
+    /// Adds a diagnostic (bounded: the oldest are dropped beyond `max_diagnostics`).
+    pub fn push_diagnostic(&mut self, d: Diagnostic) {
+        self.diagnostics_total += 1;
+        if d.severity == Severity::Error {
+            self.errors_total += 1;
+        }
+        if self.limits.max_diagnostics == 0 {
+            return;
+        }
+        if self.diagnostics.len() >= self.limits.max_diagnostics {
+            self.diagnostics.pop_front();
+        }
+        self.diagnostics.push_back(d);
+        self.bump();
+    }
+
+    /// Diagnostics kept (the latest `max_diagnostics`), oldest first.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter()
+    }
+
+    /// Total diagnostics ever reported (including ones no longer kept).
+    pub fn diagnostics_total(&self) -> u64 {
+        self.diagnostics_total
+    }
+
+    /// Total error-severity diagnostics ever reported.
+    pub fn errors_total(&self) -> u64 {
+        self.errors_total
+    }
+
+    pub(crate) fn diag(&mut self, code: DiagCode, severity: Severity, message: String, path: &str, task: Option<&str>, meta: &EventMeta<'_>, kind: &str) {
+        let mut d = Diagnostic::new(code, severity, message, path);
+        d.kind = Some(kind.to_owned());
+        d.task_id = task.map(str::to_owned);
+        d.event_id = (!meta.event_id.is_empty()).then(|| meta.event_id.to_owned());
+        d.position = meta.position;
+        d.raw = (!meta.raw.is_empty()).then(|| crate::events::bounded_raw(meta.raw));
+        self.push_diagnostic(d);
+    }
+
+    /// The raw-event ring (position, data), oldest first; empty unless `raw_log_events > 0`.
+    pub fn raw_events(&self) -> impl Iterator<Item = &(u64, String)> {
+        self.raw_log.iter()
+    }
+
+    pub(crate) fn log_raw(&mut self, meta: &EventMeta<'_>) {
+        if self.limits.raw_log_events == 0 {
+            return;
+        }
+        if self.raw_log.len() >= self.limits.raw_log_events {
+            self.raw_log.pop_front();
+        }
+        self.raw_log.push_back((meta.position, crate::events::bounded_raw(meta.raw)));
+    }
+
+    /// One task by id.
+    pub fn task(&self, id: &str) -> Option<&Task> {
+        self.task_index.get(id).and_then(|&i| self.tasks.get(i)).map(|s| &s.view)
+    }
+
+    /// Every task, in creation order.
+    pub fn tasks(&self) -> impl Iterator<Item = &Task> {
+        self.tasks.iter().map(|s| &s.view)
+    }
+
+    /// Root tasks (no parent), in creation order.
+    pub fn roots(&self) -> impl Iterator<Item = &Task> {
+        self.tasks().filter(|t| t.parent_id.is_none())
+    }
+
+    /// `true` when `id` is `ancestor` or lies in its sub-tree.
+    pub fn is_in_subtree(&self, id: &str, ancestor: &str) -> bool {
+        let mut cur = Some(id);
+        let mut hops = 0;
+        while let Some(c) = cur {
+            if c == ancestor {
+                return true;
+            }
+            hops += 1;
+            if hops > self.tasks.len() {
+                return false; // a cycle in hostile input
+            }
+            cur = self.task(c).and_then(|t| t.parent_id.as_deref());
+        }
+        false
+    }
+
+    /// One artifact by id.
+    pub fn artifact(&self, id: &str) -> Option<&Artifact> {
+        self.artifact_index.get(id).and_then(|&i| self.artifacts.get(i)).map(|s| &s.view)
+    }
+
+    /// Every artifact, in creation order.
+    pub fn artifacts(&self) -> impl Iterator<Item = &Artifact> {
+        self.artifacts.iter().map(|s| &s.view)
+    }
+
+    /// A file artifact's bytes so far.
+    pub fn artifact_bytes(&self, id: &str) -> Option<&[u8]> {
+        self.artifact_index.get(id).and_then(|&i| self.artifacts.get(i)).map(|s| s.bytes.as_slice())
+    }
+
+    /// A dataset's rows as a JSON array text.
+    pub fn artifact_rows_json(&self, id: &str) -> Option<String> {
+        let slot = self.artifact_index.get(id).and_then(|&i| self.artifacts.get(i))?;
+        let mut s = String::with_capacity(slot.rows.len() + 2);
+        s.push('[');
+        s.push_str(&slot.rows);
+        s.push(']');
+        Some(s)
+    }
+
+    /// Open input requests routed to the user (`requireUser`, or not answered by a coordinator).
+    pub fn pending_inputs(&self) -> impl Iterator<Item = &InputRequest> {
+        self.tasks.iter().flat_map(|t| t.view.inputs.iter()).filter(|i| i.state == RequestState::Open)
+    }
+
+    /// Open auth requests (always for the user).
+    pub fn pending_auths(&self) -> impl Iterator<Item = &AuthRequest> {
+        self.tasks.iter().flat_map(|t| t.view.auths.iter()).filter(|a| a.state == RequestState::Open)
+    }
+
+    /// One input request by id.
+    pub fn input(&self, id: &str) -> Option<&InputRequest> {
+        let &(t, i) = self.input_index.get(id)?;
+        self.tasks.get(t)?.view.inputs.get(i)
+    }
+
+    /// One auth request by id.
+    pub fn auth(&self, id: &str) -> Option<&AuthRequest> {
+        let &(t, i) = self.auth_index.get(id)?;
+        self.tasks.get(t)?.view.auths.get(i)
+    }
+
+    /// Stream time (latest event timestamp seen, epoch ms).
+    pub fn clock_ms(&self) -> Option<i64> {
+        self.clock_ms
+    }
+
+    /// Advances stream time (e.g. from the wall clock while the stream is idle) and expires
+    /// open requests whose timeout passed.
+    pub fn advance_clock(&mut self, now_ms: i64) {
+        if self.clock_ms.is_some_and(|c| c >= now_ms) {
+            return;
+        }
+        self.clock_ms = Some(now_ms);
+        self.expire_requests();
+    }
+
+    fn expire_requests(&mut self) {
+        let Some(now) = self.clock_ms else { return };
+        if !self.deadlines.iter().any(|d| d.0 <= now) {
+            return;
+        }
+        let due: Vec<Deadline> = self.deadlines.iter().copied().filter(|d| d.0 <= now).collect();
+        self.deadlines.retain(|d| d.0 > now);
+        for (_, t, is_auth, i) in due {
+            let v = self.bump();
+            let Some(slot) = self.tasks.get_mut(t) else { continue };
+            let (id, task_id) = if is_auth {
+                let Some(a) = slot.view.auths.get_mut(i) else { continue };
+                if a.state != RequestState::Open {
+                    continue;
+                }
+                a.state = RequestState::Expired;
+                (a.id.clone(), a.task_id.clone())
+            } else {
+                let Some(r) = slot.view.inputs.get_mut(i) else { continue };
+                if r.state != RequestState::Open {
+                    continue;
+                }
+                r.state = RequestState::Expired;
+                (r.id.clone(), r.task_id.clone())
+            };
+            slot.view.revision = v;
+            let what = if is_auth { "auth request" } else { "input request" };
+            let mut d = Diagnostic::new(DiagCode::RequestExpired, Severity::Warning, format!("{what} {id} expired before it was answered"), "$");
+            d.task_id = Some(task_id);
+            self.push_diagnostic(d);
+        }
+    }
+
+    /// End of stream: gaps that never filled are reported and what is known is kept.
+    pub fn finish(&mut self) {
+        for t in 0..self.tasks.len() {
+            self.flush_content_gaps(t, &EventMeta::default(), "content-delta");
+        }
+        for a in 0..self.artifacts.len() {
+            self.flush_artifact_gaps(a, &EventMeta::default(), true);
+        }
+    }
+}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,268 @@
+//! Store behaviour, event by event (recorded-stream tests live in tests/recordings.rs).
+
+use super::*;
+use crate::events::{decode_event, AgentEvent, DiagCode, EventContext};
+
+const TS: &str = "2025-11-06T10:30:00Z";
+
+fn ev(json: &str) -> String {
+    // Adds the envelope fields to a partial event.
+    let t = json.trim();
+    let body = t.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(t);
+    format!(r#"{{"contextId":"ctx","timestamp":"{TS}",{body}}}"#)
+}
+
+fn apply_all(store: &mut Store, events: &[String]) {
+    for (i, e) in events.iter().enumerate() {
+        let mut d = Vec::new();
+        let cx = EventContext { sse_type: "message", event_id: "", position: i as u64 };
+        let decoded: Option<AgentEvent<'_>> = decode_event(e, &cx, &mut d);
+        assert!(d.is_empty(), "event {i} did not decode cleanly: {d:?}");
+        let meta = EventMeta { event_id: "", position: i as u64, raw: e };
+        store.apply(&decoded.expect("decoded"), &meta);
+    }
+}
+
+fn codes(store: &Store) -> Vec<DiagCode> {
+    store.diagnostics().map(|d| d.code).collect()
+}
+
+#[test]
+fn assembles_content_in_index_order_with_duplicates_ignored() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"task-created","taskId":"t","initiator":"user"}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"Hel","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"wor","index":2}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"lo ","index":1}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"lo ","index":1}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"ld","index":3}"#,
+        r#"{"kind":"content-complete","taskId":"t","content":"Hello world"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    let t = s.task("t").expect("task");
+    assert_eq!(t.content, "Hello world");
+    assert!(t.content_complete);
+    assert_eq!(s.duplicates_ignored(), 1);
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+}
+
+#[test]
+fn mismatch_with_content_complete_uses_the_server_text() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"content-delta","taskId":"t","delta":"Hi","index":0}"#,
+        r#"{"kind":"content-complete","taskId":"t","content":"Hello"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("Hello"));
+    assert_eq!(codes(&s), vec![DiagCode::ContentMismatch]);
+}
+
+#[test]
+fn subtree_in_either_announcement_order() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"task-created","taskId":"root","initiator":"user"}"#,
+        r#"{"kind":"subtask-created","taskId":"root","subtaskId":"a","prompt":"do a"}"#,
+        r#"{"kind":"task-created","taskId":"b","parentTaskId":"root","initiator":"agent"}"#,
+        r#"{"kind":"subtask-created","taskId":"root","subtaskId":"b","prompt":"do b"}"#,
+        r#"{"kind":"task-created","taskId":"a","parentTaskId":"root","initiator":"agent"}"#,
+        r#"{"kind":"task-created","taskId":"a1","parentTaskId":"a","initiator":"agent"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("root").map(|t| t.children.clone()), Some(vec!["a".to_owned(), "b".to_owned()]));
+    assert_eq!(s.task("b").and_then(|t| t.prompt.clone()).as_deref(), Some("do b"));
+    assert!(s.is_in_subtree("a1", "root"));
+    assert!(!s.is_in_subtree("b", "a"));
+    assert_eq!(s.roots().count(), 1);
+    assert!(codes(&s).is_empty());
+}
+
+#[test]
+fn rules_between_events_become_diagnostics() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"tool-progress","taskId":"t","toolCallId":"x","progress":0.5}"#,
+        r#"{"kind":"input-received","taskId":"t","inputId":"nope","providedBy":"user"}"#,
+        r#"{"kind":"auth-completed","taskId":"t","authId":"nope","userId":"u"}"#,
+        r#"{"kind":"task-status","taskId":"t","status":"completed"}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"late","index":0}"#,
+        r#"{"kind":"task-status","taskId":"t","status":"working"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(
+        codes(&s),
+        vec![
+            DiagCode::ToolNotStarted,
+            DiagCode::InputNotOpen,
+            DiagCode::AuthNotOpen,
+            DiagCode::TaskAlreadyTerminal,
+            DiagCode::TaskAlreadyTerminal
+        ]
+    );
+    let t = s.task("t").expect("task");
+    assert_eq!(t.content, "");
+    assert_eq!(t.status, Some(crate::events::TaskStatus::Completed));
+    assert_eq!(t.tools.len(), 1, "progress without start still shows the tool");
+}
+
+#[test]
+fn tools_inputs_and_auth_lifecycle() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"tool-start","taskId":"t","toolCallId":"c1","toolName":"search","arguments":{"q":"x"},"metadata":{"provider":"mcp"}}"#,
+        r#"{"kind":"tool-progress","taskId":"t","toolCallId":"c1","progress":0.6,"message":"step 3","metadata":{"stepsCompleted":3,"stepsTotal":5}}"#,
+        r#"{"kind":"tool-complete","taskId":"t","toolCallId":"c1","toolName":"search","success":true,"result":{"n":1},"metadata":{"duration":12}}"#,
+        r#"{"kind":"input-required","taskId":"t","inputId":"i1","inputType":"tool-execution","prompt":"p"}"#,
+        r#"{"kind":"input-required","taskId":"t","inputId":"i2","requireUser":true,"inputType":"confirmation","prompt":"ok?","options":["approve","deny"]}"#,
+        r#"{"kind":"input-received","taskId":"t","inputId":"i1","providedBy":"agent","agentId":"coord"}"#,
+        r#"{"kind":"auth-required","taskId":"t","authId":"a1","authType":"oauth2","prompt":"login","authUrl":"https://x.test/a"}"#,
+        r#"{"kind":"auth-required","taskId":"t","authId":"a2","authType":"oauth2","prompt":"login","authUrl":"javascript:alert(1)"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    // The unsafe URL is a decode-time warning; apply by hand to check the store's flag.
+    for (i, e) in evs.iter().enumerate() {
+        let mut d = Vec::new();
+        let cx = EventContext { sse_type: "message", event_id: "", position: i as u64 };
+        let decoded = decode_event(e, &cx, &mut d).expect("decoded");
+        s.apply(&decoded, &EventMeta { event_id: "", position: i as u64, raw: e });
+    }
+    let t = s.task("t").expect("task");
+    let tool = &t.tools[0];
+    assert_eq!((tool.state, tool.progress, tool.steps_completed, tool.steps_total), (ToolState::Succeeded, 1.0, Some(3), Some(5)));
+    assert_eq!(tool.result.as_ref().map(|r| r.0.as_str()), Some(r#"{"n":1}"#));
+    assert_eq!(s.input("i1").map(|i| (i.state, i.routing)), Some((RequestState::Answered, Routing::Coordinator)));
+    assert_eq!(s.input("i2").map(|i| (i.state, i.routing)), Some((RequestState::Open, Routing::User)));
+    assert_eq!(s.pending_inputs().map(|i| i.id.as_str()).collect::<Vec<_>>(), vec!["i2"]);
+    assert_eq!(s.auth("a1").map(|a| a.url_safe), Some(true));
+    assert_eq!(s.auth("a2").map(|a| a.url_safe), Some(false));
+}
+
+#[test]
+fn requests_expire_on_stream_time() {
+    let mut s = Store::new(Limits::default());
+    let req = r#"{"kind":"input-required","contextId":"c","taskId":"t","inputId":"i","inputType":"confirmation","prompt":"p","timestamp":"2025-11-06T10:00:00Z","metadata":{"timeout":60}}"#;
+    let later = r#"{"kind":"internal:checkpoint","contextId":"c","taskId":"t","iteration":1,"timestamp":"2025-11-06T10:00:30Z"}"#;
+    let much_later = r#"{"kind":"task-status","contextId":"c","taskId":"t","status":"working","timestamp":"2025-11-06T10:02:00Z"}"#;
+    for e in [req, later] {
+        let mut d = Vec::new();
+        let decoded = decode_event(e, &EventContext::default(), &mut d).expect("decoded");
+        s.apply(&decoded, &EventMeta::default());
+    }
+    assert_eq!(s.input("i").map(|i| i.state), Some(RequestState::Open));
+    let mut d = Vec::new();
+    let decoded = decode_event(much_later, &EventContext::default(), &mut d).expect("decoded");
+    s.apply(&decoded, &EventMeta::default());
+    assert_eq!(s.input("i").map(|i| i.state), Some(RequestState::Expired));
+    assert_eq!(codes(&s), vec![DiagCode::RequestExpired]);
+}
+
+#[test]
+fn artifacts_files_data_and_datasets() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"aGVs","index":0,"complete":false,"name":"x.bin","mimeType":"application/octet-stream","encoding":"base64"}"#,
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"bG8=","index":1,"complete":true}"#,
+        r#"{"kind":"data-write","taskId":"t","artifactId":"d","data":{"v":2},"metadata":{"version":2}}"#,
+        r#"{"kind":"data-write","taskId":"t","artifactId":"d","data":{"v":1},"metadata":{"version":1}}"#,
+        r#"{"kind":"dataset-write","taskId":"t","artifactId":"s","rows":[{"a":1,"b":"x"}],"index":0,"complete":false,"schema":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}}"#,
+        r#"{"kind":"dataset-write","taskId":"t","artifactId":"s","rows":[{"a":2,"b":"y"},{"a":"bad","b":"z"}],"index":1,"complete":true}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.artifact_bytes("f"), Some(&b"hello"[..]));
+    let f = s.artifact("f").expect("file");
+    assert_eq!((f.size, f.complete), (Some(5), Some(true)));
+    assert_eq!(f.sha256.as_deref(), Some("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"));
+    let d = s.artifact("d").expect("data");
+    assert_eq!((d.version, d.data.as_ref().map(|r| r.0.as_str())), (Some(2.0), Some(r#"{"v":2}"#)));
+    let ds = s.artifact("s").expect("dataset");
+    assert_eq!((ds.row_count, ds.complete), (Some(3), Some(true)));
+    assert_eq!(s.artifact_rows_json("s").as_deref(), Some(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":"bad","b":"z"}]"#));
+    assert_eq!(codes(&s), vec![DiagCode::VersionRegression, DiagCode::SchemaMismatch]);
+    assert_eq!(s.task("t").map(|t| t.artifacts.len()), Some(3));
+}
+
+#[test]
+fn a_gap_that_never_fills_is_reported_and_the_rest_shown() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"content-delta","taskId":"t","delta":"a","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"c","index":2}"#,
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"x","index":0,"complete":false}"#,
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"z","index":2,"complete":true}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("a"));
+    s.finish();
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("ac"));
+    assert_eq!(s.artifact_bytes("f"), Some(&b"xz"[..]));
+    assert_eq!(s.artifact("f").and_then(|f| f.complete), Some(false));
+    assert_eq!(codes(&s), vec![DiagCode::ChunkGap, DiagCode::ChunkGap]);
+}
+
+#[test]
+fn limits_produce_diagnostics_not_growth() {
+    let limits = Limits { max_tasks: 2, max_content_bytes: 4, max_pending_chunks: 2, max_thoughts_per_task: 1, max_diagnostics: 3, ..Limits::default() };
+    let mut s = Store::new(limits);
+    let evs: Vec<String> = [
+        r#"{"kind":"content-delta","taskId":"t","delta":"abc","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"def","index":1}"#,
+        r#"{"kind":"content-delta","taskId":"u","delta":"x","index":5}"#,
+        r#"{"kind":"content-delta","taskId":"u","delta":"y","index":6}"#,
+        r#"{"kind":"content-delta","taskId":"u","delta":"z","index":7}"#,
+        r#"{"kind":"task-created","taskId":"v","initiator":"user"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("abc"));
+    assert_eq!(s.task("u").map(|t| t.content.as_str()), Some("xyz"), "window overflow gives up the gap");
+    assert!(s.task("v").is_none());
+    assert_eq!(codes(&s), vec![DiagCode::LimitExceeded, DiagCode::ChunkGap, DiagCode::LimitExceeded]);
+    assert_eq!(s.diagnostics_total(), 3);
+}
+
+#[test]
+fn version_changes_only_with_visible_state() {
+    let mut s = Store::new(Limits::default());
+    let e = ev(r#"{"kind":"internal:checkpoint","taskId":"t","iteration":1}"#);
+    let before = s.version();
+    apply_all(&mut s, &[e]);
+    assert_eq!(s.version(), before, "internal events change nothing visible");
+    apply_all(&mut s, &[ev(r#"{"kind":"content-delta","taskId":"t","delta":"a","index":0}"#)]);
+    let v1 = s.version();
+    assert!(v1 > before);
+    assert_eq!(s.task("t").map(|t| t.revision), Some(v1));
+}
+
+#[test]
+fn replayed_sse_ids_are_recognised() {
+    let mut s = Store::new(Limits::default());
+    assert!(s.admit_event_id("1"));
+    assert!(s.admit_event_id("2"));
+    assert!(!s.admit_event_id("1"));
+    assert!(s.admit_event_id(""));
+    assert_eq!(s.duplicates_ignored(), 1);
+}
