@@ -9,8 +9,9 @@
 #![forbid(unsafe_code)]
 
 pub mod events;
+pub mod filter;
 pub mod json;
-//TMP pub mod pipeline;
+pub mod pipeline;
 pub mod sse;
 pub mod state;
 

@@ -53,7 +53,11 @@ impl StreamDecoder {
 
     /// Feeds a chunk; `on` receives every event and diagnostic completed by it, in order.
     pub fn feed(&mut self, chunk: &[u8], on: &mut dyn FnMut(Item<'_>)) {
-        let StreamDecoder { parser, position, diags } = self;
+        let StreamDecoder {
+            parser,
+            position,
+            diags,
+        } = self;
         parser.feed(chunk, &mut |item| match item {
             SseItem::Event(ev) => {
                 let cx = EventContext {
@@ -125,8 +129,18 @@ impl Session {
 
     /// Feeds a network chunk. Every applied event is also handed to `observe` (after it was
     /// applied), with its metadata. Diagnostics go to the store.
-    pub fn feed(&mut self, chunk: &[u8], observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store)) {
-        let Session { parser, store, position, prev_id, diags } = self;
+    pub fn feed(
+        &mut self,
+        chunk: &[u8],
+        observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store),
+    ) {
+        let Session {
+            parser,
+            store,
+            position,
+            prev_id,
+            diags,
+        } = self;
         parser.feed(chunk, &mut |item| match item {
             SseItem::Event(ev) => {
                 let pos = *position;
@@ -165,7 +179,11 @@ impl Session {
     }
 
     /// Applies an already-parsed event object given as JSON text (manual sources).
-    pub fn push_json(&mut self, data: &str, observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store)) {
+    pub fn push_json(
+        &mut self,
+        data: &str,
+        observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store),
+    ) {
         let pos = self.position;
         self.position += 1;
         let cx = EventContext {
@@ -178,7 +196,11 @@ impl Session {
             self.store.push_diagnostic(d);
         }
         if let Some(event) = decoded {
-            let meta = EventMeta { event_id: "", position: pos, raw: data };
+            let meta = EventMeta {
+                event_id: "",
+                position: pos,
+                raw: data,
+            };
             self.store.apply(&event, &meta);
             observe(&event, &meta, &self.store);
         }

@@ -48,11 +48,17 @@ mod cli {
         };
         while let Some(a) = it.next() {
             match a.as_str() {
-                "--last-event-id" => o.last_event_id = Some(it.next().ok_or("--last-event-id needs a value")?),
+                "--last-event-id" => {
+                    o.last_event_id = Some(it.next().ok_or("--last-event-id needs a value")?)
+                }
                 "--split-at" => {
                     let v = it.next().ok_or("--split-at needs a value")?;
                     for p in v.split(',').filter(|p| !p.is_empty()) {
-                        o.split_at.push(p.trim().parse().map_err(|_| format!("bad split offset {p:?}"))?);
+                        o.split_at.push(
+                            p.trim()
+                                .parse()
+                                .map_err(|_| format!("bad split offset {p:?}"))?,
+                        );
                     }
                 }
                 "--chunk-size" => {

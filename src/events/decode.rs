@@ -28,7 +28,8 @@ impl FieldSink {
         } else {
             format!("{field}: {}", p.message)
         };
-        self.problems.push((p.code, severity, message, format!("$.{field}")));
+        self.problems
+            .push((p.code, severity, message, format!("$.{field}")));
     }
 
     pub(crate) fn missing(&mut self, field: &str) {
@@ -61,7 +62,11 @@ pub struct EventContext<'s> {
 ///
 /// Returns the event when it can be applied (possibly with warnings pushed to `diags`), or
 /// `None` when it was rejected (at least one error pushed to `diags`). Never panics.
-pub fn decode_event<'a>(data: &'a str, cx: &EventContext<'_>, diags: &mut Vec<Diagnostic>) -> Option<AgentEvent<'a>> {
+pub fn decode_event<'a>(
+    data: &'a str,
+    cx: &EventContext<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<AgentEvent<'a>> {
     let value = match json::parse(data) {
         Ok(v) => v,
         Err(e) => {
@@ -78,8 +83,17 @@ pub fn decode_event<'a>(data: &'a str, cx: &EventContext<'_>, diags: &mut Vec<Di
     let entries = match value {
         Value::Object(entries) => entries,
         other => {
-            let msg = format!("event data must be a json object, found {}", other.type_name());
-            diags.push(event_diag(Diagnostic::new(DiagCode::NotAnObject, Severity::Error, msg, "$"), cx, None, None, data));
+            let msg = format!(
+                "event data must be a json object, found {}",
+                other.type_name()
+            );
+            diags.push(event_diag(
+                Diagnostic::new(DiagCode::NotAnObject, Severity::Error, msg, "$"),
+                cx,
+                None,
+                None,
+                data,
+            ));
             return None;
         }
     };
@@ -94,26 +108,48 @@ pub fn decode_entries<'a>(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<AgentEvent<'a>> {
     let find_str = |entries: &[(Str<'a>, Value<'a>)], key: &str| -> Option<Str<'a>> {
-        entries.iter().rev().find(|(k, _)| k == key).and_then(|(_, v)| match v {
-            Value::String(s) => Some(s.clone()),
-            _ => None,
-        })
+        entries
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| match v {
+                Value::String(s) => Some(s.clone()),
+                _ => None,
+            })
     };
     let task_id = find_str(&entries, "taskId");
     let Some(kind) = find_str(&entries, "kind") else {
         let (msg, code) = match entries.iter().rev().find(|(k, _)| k == "kind") {
-            Some((_, v)) => (format!("kind: expected string, found {}", v.type_name()), DiagCode::InvalidType),
-            None => ("missing required field kind".to_owned(), DiagCode::MissingField),
+            Some((_, v)) => (
+                format!("kind: expected string, found {}", v.type_name()),
+                DiagCode::InvalidType,
+            ),
+            None => (
+                "missing required field kind".to_owned(),
+                DiagCode::MissingField,
+            ),
         };
-        diags.push(event_diag(Diagnostic::new(code, Severity::Error, msg, "$.kind"), cx, None, task_id.as_deref(), raw));
+        diags.push(event_diag(
+            Diagnostic::new(code, Severity::Error, msg, "$.kind"),
+            cx,
+            None,
+            task_id.as_deref(),
+            raw,
+        ));
         return None;
     };
     let mut sink = FieldSink::default();
     // The SSE `event:` field names the kind without the `internal:` prefix.
-    if cx.sse_type != "message" && cx.sse_type != kind.as_ref() && kind.strip_prefix("internal:") != Some(cx.sse_type) {
+    if cx.sse_type != "message"
+        && cx.sse_type != kind.as_ref()
+        && kind.strip_prefix("internal:") != Some(cx.sse_type)
+    {
         sink.warn(
             DiagCode::KindMismatch,
-            format!("sse event type {:?} does not match kind {:?}", cx.sse_type, kind),
+            format!(
+                "sse event type {:?} does not match kind {:?}",
+                cx.sse_type, kind
+            ),
             "$.kind".to_owned(),
         );
     }
@@ -142,7 +178,13 @@ pub fn decode_entries<'a>(
     event
 }
 
-fn event_diag(mut d: Diagnostic, cx: &EventContext<'_>, kind: Option<&str>, task_id: Option<&str>, raw: &str) -> Diagnostic {
+fn event_diag(
+    mut d: Diagnostic,
+    cx: &EventContext<'_>,
+    kind: Option<&str>,
+    task_id: Option<&str>,
+    raw: &str,
+) -> Diagnostic {
     d.kind = kind.map(str::to_owned);
     d.task_id = task_id.map(str::to_owned);
     d.event_id = (!cx.event_id.is_empty()).then(|| cx.event_id.to_owned());
@@ -165,24 +207,38 @@ enum Rule {
 }
 
 fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
-    let ty = |expected: &str| Some((DiagCode::InvalidType, format!("expected {expected}, found {}", v.type_name())));
+    let ty = |expected: &str| {
+        Some((
+            DiagCode::InvalidType,
+            format!("expected {expected}, found {}", v.type_name()),
+        ))
+    };
     match rule {
         Rule::Str => v.as_str().map_or_else(|| ty("string"), |_| None),
         Rule::Bool => v.as_bool().map_or_else(|| ty("boolean"), |_| None),
         Rule::NonNeg => match v.as_f64() {
             None => ty("number"),
             Some(n) if n >= 0.0 => None,
-            Some(n) => Some((DiagCode::OutOfRange, format!("expected a number >= 0, found {n}"))),
+            Some(n) => Some((
+                DiagCode::OutOfRange,
+                format!("expected a number >= 0, found {n}"),
+            )),
         },
         Rule::NonNegInt => match v.as_f64() {
             None => ty("integer"),
             Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER => None,
-            Some(n) => Some((DiagCode::OutOfRange, format!("expected a whole number >= 0, found {n}"))),
+            Some(n) => Some((
+                DiagCode::OutOfRange,
+                format!("expected a whole number >= 0, found {n}"),
+            )),
         },
         Rule::Unit => match v.as_f64() {
             None => ty("number"),
             Some(n) if (0.0..=1.0).contains(&n) => None,
-            Some(n) => Some((DiagCode::OutOfRange, format!("expected a number in [0, 1], found {n}"))),
+            Some(n) => Some((
+                DiagCode::OutOfRange,
+                format!("expected a number in [0, 1], found {n}"),
+            )),
         },
         Rule::StrArray => match v.as_array() {
             Some(items) if items.iter().all(|i| i.as_str().is_some()) => None,
@@ -191,22 +247,36 @@ fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
         Rule::Timestamp => match v.as_str() {
             None => ty("string"),
             Some(s) if timestamp::is_valid(s) => None,
-            Some(s) => Some((DiagCode::InvalidTimestamp, format!("{s:?} is not an ISO 8601 date-time"))),
+            Some(s) => Some((
+                DiagCode::InvalidTimestamp,
+                format!("{s:?} is not an ISO 8601 date-time"),
+            )),
         },
         Rule::OneOf(names) => match v.as_str() {
             None => ty("string"),
             Some(s) if names.contains(&s) => None,
-            Some(s) => Some((DiagCode::InvalidEnum, format!("{s:?} is not one of {}", names.join(", ")))),
+            Some(s) => Some((
+                DiagCode::InvalidEnum,
+                format!("{s:?} is not one of {}", names.join(", ")),
+            )),
         },
     }
 }
 
-fn check_metadata(meta: Option<&super::field::JsonObject<'_>>, rules: &[(&str, Rule)], sink: &mut FieldSink) {
+fn check_metadata(
+    meta: Option<&super::field::JsonObject<'_>>,
+    rules: &[(&str, Rule)],
+    sink: &mut FieldSink,
+) {
     let Some(meta) = meta else { return };
     for &(key, rule) in rules {
         if let Some(v) = meta.get(key) {
             if let Some((code, msg)) = check_rule(v, rule) {
-                sink.warn(code, format!("metadata.{key}: {msg} (ignored)"), format!("$.metadata.{key}"));
+                sink.warn(
+                    code,
+                    format!("metadata.{key}: {msg} (ignored)"),
+                    format!("$.metadata.{key}"),
+                );
             }
         }
     }
@@ -259,45 +329,79 @@ fn timestamp_of<'e>(ev: &'e AgentEvent<'_>) -> Option<&'e str> {
 fn check_semantics(ev: &AgentEvent<'_>, sink: &mut FieldSink) {
     if let Some(ts) = timestamp_of(ev) {
         if !timestamp::is_valid(ts) {
-            sink.warn(DiagCode::InvalidTimestamp, format!("{ts:?} is not an ISO 8601 date-time"), "$.timestamp".to_owned());
+            sink.warn(
+                DiagCode::InvalidTimestamp,
+                format!("{ts:?} is not an ISO 8601 date-time"),
+                "$.timestamp".to_owned(),
+            );
         }
     }
     match ev {
-        AgentEvent::TaskCreated(e) => check_metadata(e.metadata.as_ref(), &[("agentId", Rule::Str), ("model", Rule::Str)], sink),
-        AgentEvent::TaskStatusEvent(e) => {
-            check_metadata(e.metadata.as_ref(), &[("reason", Rule::Str), ("blockedBy", Rule::Str)], sink)
-        }
-        AgentEvent::TaskComplete(e) => check_metadata(
+        AgentEvent::TaskCreated(e) => check_metadata(
             e.metadata.as_ref(),
-            &[("duration", Rule::NonNeg), ("iterations", Rule::NonNegInt), ("tokensUsed", Rule::NonNegInt)],
+            &[("agentId", Rule::Str), ("model", Rule::Str)],
             sink,
         ),
-        AgentEvent::ToolStart(e) => check_metadata(e.metadata.as_ref(), &[("provider", Rule::Str), ("concurrent", Rule::Bool)], sink),
+        AgentEvent::TaskStatusEvent(e) => check_metadata(
+            e.metadata.as_ref(),
+            &[("reason", Rule::Str), ("blockedBy", Rule::Str)],
+            sink,
+        ),
+        AgentEvent::TaskComplete(e) => check_metadata(
+            e.metadata.as_ref(),
+            &[
+                ("duration", Rule::NonNeg),
+                ("iterations", Rule::NonNegInt),
+                ("tokensUsed", Rule::NonNegInt),
+            ],
+            sink,
+        ),
+        AgentEvent::ToolStart(e) => check_metadata(
+            e.metadata.as_ref(),
+            &[("provider", Rule::Str), ("concurrent", Rule::Bool)],
+            sink,
+        ),
         AgentEvent::ToolProgress(e) => {
             if !(0.0..=1.0).contains(&e.progress) {
                 sink.warn(
                     DiagCode::OutOfRange,
-                    format!("progress: expected a number in [0, 1], found {} (clamped)", e.progress),
+                    format!(
+                        "progress: expected a number in [0, 1], found {} (clamped)",
+                        e.progress
+                    ),
                     "$.progress".to_owned(),
                 );
             }
             check_metadata(
                 e.metadata.as_ref(),
-                &[("step", Rule::Str), ("stepsCompleted", Rule::NonNegInt), ("stepsTotal", Rule::NonNegInt)],
+                &[
+                    ("step", Rule::Str),
+                    ("stepsCompleted", Rule::NonNegInt),
+                    ("stepsTotal", Rule::NonNegInt),
+                ],
                 sink,
             )
         }
         AgentEvent::ToolComplete(e) => check_metadata(
             e.metadata.as_ref(),
-            &[("duration", Rule::NonNeg), ("cached", Rule::Bool), ("retries", Rule::NonNegInt)],
+            &[
+                ("duration", Rule::NonNeg),
+                ("cached", Rule::Bool),
+                ("retries", Rule::NonNegInt),
+            ],
             sink,
         ),
         AgentEvent::InputRequired(e) => check_metadata(
             e.metadata.as_ref(),
-            &[("urgency", Rule::OneOf(&["low", "medium", "high"])), ("timeout", Rule::NonNeg)],
+            &[
+                ("urgency", Rule::OneOf(&["low", "medium", "high"])),
+                ("timeout", Rule::NonNeg),
+            ],
             sink,
         ),
-        AgentEvent::InputReceived(e) => check_metadata(e.metadata.as_ref(), &[("duration", Rule::NonNeg)], sink),
+        AgentEvent::InputReceived(e) => {
+            check_metadata(e.metadata.as_ref(), &[("duration", Rule::NonNeg)], sink)
+        }
         AgentEvent::AuthRequired(e) => {
             if let Some(u) = &e.auth_url {
                 if !url::is_safe_to_open(u) {
@@ -310,7 +414,9 @@ fn check_semantics(ev: &AgentEvent<'_>, sink: &mut FieldSink) {
             }
             check_metadata(e.metadata.as_ref(), &[("expiresIn", Rule::NonNeg)], sink)
         }
-        AgentEvent::AuthCompleted(e) => check_metadata(e.metadata.as_ref(), &[("expiresAt", Rule::Timestamp)], sink),
+        AgentEvent::AuthCompleted(e) => {
+            check_metadata(e.metadata.as_ref(), &[("expiresAt", Rule::Timestamp)], sink)
+        }
         AgentEvent::FileWrite(e) => {
             check_first_only(
                 e.index,
@@ -322,26 +428,44 @@ fn check_semantics(ev: &AgentEvent<'_>, sink: &mut FieldSink) {
                 ],
                 sink,
             );
-            check_metadata(e.metadata.as_ref(), &[("toolCallId", Rule::Str), ("totalSize", Rule::NonNegInt)], sink)
+            check_metadata(
+                e.metadata.as_ref(),
+                &[("toolCallId", Rule::Str), ("totalSize", Rule::NonNegInt)],
+                sink,
+            )
         }
-        AgentEvent::DataWrite(e) => {
-            check_metadata(e.metadata.as_ref(), &[("toolCallId", Rule::Str), ("version", Rule::NonNeg)], sink)
-        }
+        AgentEvent::DataWrite(e) => check_metadata(
+            e.metadata.as_ref(),
+            &[("toolCallId", Rule::Str), ("version", Rule::NonNeg)],
+            sink,
+        ),
         AgentEvent::DatasetWrite(e) => {
             check_first_only(
                 e.index,
-                &[("name", e.name.is_some()), ("description", e.description.is_some()), ("schema", e.schema.is_some())],
+                &[
+                    ("name", e.name.is_some()),
+                    ("description", e.description.is_some()),
+                    ("schema", e.schema.is_some()),
+                ],
                 sink,
             );
             check_metadata(
                 e.metadata.as_ref(),
-                &[("toolCallId", Rule::Str), ("totalRows", Rule::NonNegInt), ("batchSize", Rule::NonNegInt)],
+                &[
+                    ("toolCallId", Rule::Str),
+                    ("totalRows", Rule::NonNegInt),
+                    ("batchSize", Rule::NonNegInt),
+                ],
                 sink,
             )
         }
         AgentEvent::ThoughtStream(e) => check_metadata(
             e.metadata.as_ref(),
-            &[("confidence", Rule::Unit), ("alternatives", Rule::StrArray), ("relatedTo", Rule::Str)],
+            &[
+                ("confidence", Rule::Unit),
+                ("alternatives", Rule::StrArray),
+                ("relatedTo", Rule::Str),
+            ],
             sink,
         ),
         _ => {}

@@ -137,7 +137,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic with the given code, severity, message and path, no event context yet.
-    pub fn new(code: DiagCode, severity: Severity, message: impl Into<String>, path: impl Into<String>) -> Self {
+    pub fn new(
+        code: DiagCode,
+        severity: Severity,
+        message: impl Into<String>,
+        path: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             code,
             severity,
@@ -153,6 +158,12 @@ impl Diagnostic {
 
     /// Appends this diagnostic as a JSON object to `out`.
     pub fn write_json(&self, out: &mut String) {
+        crate::json::WriteJson::write_json(self, out)
+    }
+}
+
+impl crate::json::WriteJson for Diagnostic {
+    fn write_json(&self, out: &mut String) {
         use crate::json::{write_number, write_str};
         out.push_str("{\"code\":");
         write_str(out, self.code.as_str());
@@ -162,7 +173,11 @@ impl Diagnostic {
         write_str(out, &self.message);
         out.push_str(",\"path\":");
         write_str(out, &self.path);
-        for (name, v) in [("kind", &self.kind), ("taskId", &self.task_id), ("eventId", &self.event_id)] {
+        for (name, v) in [
+            ("kind", &self.kind),
+            ("taskId", &self.task_id),
+            ("eventId", &self.event_id),
+        ] {
             if let Some(v) = v {
                 out.push_str(",\"");
                 out.push_str(name);

@@ -85,7 +85,9 @@ pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 impl<'a> Field<'a> for u64 {
     fn from_json(v: Value<'a>) -> Result<Self, Problem> {
         match v {
-            Value::Number(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n) => Ok(n as u64),
+            Value::Number(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n) => {
+                Ok(n as u64)
+            }
             Value::Number(n) => Err(Problem {
                 code: DiagCode::OutOfRange,
                 message: format!("expected a whole number >= 0, found {n}"),

@@ -1,7 +1,11 @@
 use super::*;
 
 fn cx() -> EventContext<'static> {
-    EventContext { sse_type: "message", event_id: "", position: 0 }
+    EventContext {
+        sse_type: "message",
+        event_id: "",
+        position: 0,
+    }
 }
 
 fn decode(data: &str) -> (Option<AgentEvent<'_>>, Vec<Diagnostic>) {
@@ -15,55 +19,87 @@ fn decodes_a_content_delta_borrowing_strings() {
     let data = r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"Hello","index":0,"timestamp":"2025-11-06T10:30:30.123Z"}"#;
     let (ev, diags) = decode(data);
     assert!(diags.is_empty(), "{diags:?}");
-    let Some(AgentEvent::ContentDelta(e)) = ev else { panic!("not a content-delta") };
+    let Some(AgentEvent::ContentDelta(e)) = ev else {
+        panic!("not a content-delta")
+    };
     assert!(matches!(e.delta, std::borrow::Cow::Borrowed("Hello")));
     assert_eq!(e.index, 0);
 }
 
 #[test]
 fn missing_required_field_rejects_with_path() {
-    let (ev, diags) = decode(r#"{"kind":"tool-progress","contextId":"c","taskId":"t","toolCallId":"x","timestamp":"2025-11-06T10:30:00Z"}"#);
+    let (ev, diags) = decode(
+        r#"{"kind":"tool-progress","contextId":"c","taskId":"t","toolCallId":"x","timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_none());
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code, DiagCode::MissingField);
     assert_eq!(diags[0].path, "$.progress");
     assert_eq!(diags[0].kind.as_deref(), Some("tool-progress"));
     assert_eq!(diags[0].task_id.as_deref(), Some("t"));
-    assert!(diags[0].raw.as_deref().is_some_and(|r| r.contains("toolCallId")));
+    assert!(diags[0]
+        .raw
+        .as_deref()
+        .is_some_and(|r| r.contains("toolCallId")));
 }
 
 #[test]
 fn optional_field_of_wrong_type_is_dropped_with_a_warning() {
-    let (ev, diags) = decode(r#"{"kind":"task-status","contextId":"c","taskId":"t","status":"working","message":5,"timestamp":"2025-11-06T10:30:00Z"}"#);
-    let Some(AgentEvent::TaskStatusEvent(e)) = ev else { panic!("rejected") };
+    let (ev, diags) = decode(
+        r#"{"kind":"task-status","contextId":"c","taskId":"t","status":"working","message":5,"timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
+    let Some(AgentEvent::TaskStatusEvent(e)) = ev else {
+        panic!("rejected")
+    };
     assert_eq!(e.message, None);
     assert_eq!(diags.len(), 1);
-    assert_eq!((diags[0].code, diags[0].severity), (DiagCode::InvalidType, Severity::Warning));
+    assert_eq!(
+        (diags[0].code, diags[0].severity),
+        (DiagCode::InvalidType, Severity::Warning)
+    );
     assert_eq!(diags[0].path, "$.message");
 }
 
 #[test]
 fn enum_and_range_violations() {
-    let (ev, d) = decode(r#"{"kind":"task-status","contextId":"c","taskId":"t","status":"done","timestamp":"2025-11-06T10:30:00Z"}"#);
+    let (ev, d) = decode(
+        r#"{"kind":"task-status","contextId":"c","taskId":"t","status":"done","timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_none());
     assert_eq!(d[0].code, DiagCode::InvalidEnum);
-    let (ev, d) = decode(r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"x","index":-1,"timestamp":"2025-11-06T10:30:00Z"}"#);
+    let (ev, d) = decode(
+        r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"x","index":-1,"timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_none());
-    assert_eq!((d[0].code, d[0].path.as_str()), (DiagCode::OutOfRange, "$.index"));
-    let (ev, d) = decode(r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"x","index":1.5,"timestamp":"2025-11-06T10:30:00Z"}"#);
+    assert_eq!(
+        (d[0].code, d[0].path.as_str()),
+        (DiagCode::OutOfRange, "$.index")
+    );
+    let (ev, d) = decode(
+        r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"x","index":1.5,"timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_none());
     assert_eq!(d[0].code, DiagCode::OutOfRange);
-    let (ev, d) = decode(r#"{"kind":"tool-progress","contextId":"c","taskId":"t","toolCallId":"x","progress":1.5,"timestamp":"2025-11-06T10:30:00Z"}"#);
+    let (ev, d) = decode(
+        r#"{"kind":"tool-progress","contextId":"c","taskId":"t","toolCallId":"x","progress":1.5,"timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_some());
-    assert_eq!((d[0].code, d[0].severity), (DiagCode::OutOfRange, Severity::Warning));
-    let (ev, d) = decode(r#"{"kind":"thought-stream","contextId":"c","taskId":"t","thoughtId":"th","thoughtType":"planning","verbosity":"brief","content":"x","index":0,"timestamp":"2025-11-06T10:30:00Z","metadata":{"confidence":2}}"#);
+    assert_eq!(
+        (d[0].code, d[0].severity),
+        (DiagCode::OutOfRange, Severity::Warning)
+    );
+    let (ev, d) = decode(
+        r#"{"kind":"thought-stream","contextId":"c","taskId":"t","thoughtId":"th","thoughtType":"planning","verbosity":"brief","content":"x","index":0,"timestamp":"2025-11-06T10:30:00Z","metadata":{"confidence":2}}"#,
+    );
     assert!(ev.is_some());
     assert_eq!(d[0].path, "$.metadata.confidence");
 }
 
 #[test]
 fn bad_timestamp_is_a_warning() {
-    let (ev, d) = decode(r#"{"kind":"internal:checkpoint","contextId":"c","taskId":"t","iteration":1,"timestamp":"yesterday"}"#);
+    let (ev, d) = decode(
+        r#"{"kind":"internal:checkpoint","contextId":"c","taskId":"t","iteration":1,"timestamp":"yesterday"}"#,
+    );
     assert!(ev.is_some());
     assert_eq!(d[0].code, DiagCode::InvalidTimestamp);
 }
@@ -73,7 +109,9 @@ fn unknown_kinds_are_kept_whole() {
     let data = r#"{"kind":"artifact-delta","contextId":"c","taskId":"t","x":[1,2]}"#;
     let (ev, d) = decode(data);
     assert!(d.is_empty());
-    let Some(AgentEvent::Unknown(u)) = ev else { panic!() };
+    let Some(AgentEvent::Unknown(u)) = ev else {
+        panic!()
+    };
     assert_eq!(u.unknown_kind, "artifact-delta");
     assert_eq!(u.task_id.as_deref(), Some("t"));
     assert_eq!(u.data.to_json(), data);
@@ -83,9 +121,17 @@ fn unknown_kinds_are_kept_whole() {
 fn sse_event_type_must_match_kind_without_internal_prefix() {
     let data = r#"{"kind":"internal:llm-call","contextId":"c","taskId":"t","iteration":1,"timestamp":"2025-11-06T10:30:00Z"}"#;
     let mut d = Vec::new();
-    let ok = EventContext { sse_type: "llm-call", event_id: "7", position: 3 };
+    let ok = EventContext {
+        sse_type: "llm-call",
+        event_id: "7",
+        position: 3,
+    };
     assert!(decode_event(data, &ok, &mut d).is_some() && d.is_empty());
-    let bad = EventContext { sse_type: "task-status", event_id: "7", position: 3 };
+    let bad = EventContext {
+        sse_type: "task-status",
+        event_id: "7",
+        position: 3,
+    };
     assert!(decode_event(data, &bad, &mut d).is_some());
     assert_eq!(d[0].code, DiagCode::KindMismatch);
     assert_eq!((d[0].event_id.as_deref(), d[0].position), (Some("7"), 3));
@@ -93,9 +139,14 @@ fn sse_event_type_must_match_kind_without_internal_prefix() {
 
 #[test]
 fn metadata_only_on_first_chunk() {
-    let (ev, d) = decode(r#"{"kind":"file-write","contextId":"c","taskId":"t","artifactId":"a","data":"x","index":2,"complete":false,"name":"late.md","timestamp":"2025-11-06T10:30:00Z"}"#);
+    let (ev, d) = decode(
+        r#"{"kind":"file-write","contextId":"c","taskId":"t","artifactId":"a","data":"x","index":2,"complete":false,"name":"late.md","timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_some());
-    assert_eq!((d[0].code, d[0].path.as_str()), (DiagCode::MetadataNotOnFirstChunk, "$.name"));
+    assert_eq!(
+        (d[0].code, d[0].path.as_str()),
+        (DiagCode::MetadataNotOnFirstChunk, "$.name")
+    );
 }
 
 #[test]
@@ -118,12 +169,17 @@ fn not_json_and_not_object() {
     assert_eq!(d[0].code, DiagCode::NotAnObject);
     let (ev, d) = decode("{\"kind\":3}");
     assert!(ev.is_none());
-    assert_eq!((d[0].code, d[0].path.as_str()), (DiagCode::InvalidType, "$.kind"));
+    assert_eq!(
+        (d[0].code, d[0].path.as_str()),
+        (DiagCode::InvalidType, "$.kind")
+    );
 }
 
 #[test]
 fn unsafe_auth_url_is_flagged() {
-    let (ev, d) = decode(r#"{"kind":"auth-required","contextId":"c","taskId":"t","authId":"a","authType":"oauth2","prompt":"p","authUrl":"javascript:alert(1)","timestamp":"2025-11-06T10:30:00Z"}"#);
+    let (ev, d) = decode(
+        r#"{"kind":"auth-required","contextId":"c","taskId":"t","authId":"a","authType":"oauth2","prompt":"p","authUrl":"javascript:alert(1)","timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
     assert!(ev.is_some());
     assert_eq!(d[0].code, DiagCode::UnsafeUrl);
 }

@@ -17,13 +17,21 @@ pub fn is_valid(s: &str) -> bool {
     let (Some(_year), Some(month), Some(day)) = (num(0, 4), num(5, 2), num(8, 2)) else {
         return false;
     };
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !matches!(b.get(10), Some(b'T' | b't' | b' ')) {
+    if b.get(4) != Some(&b'-')
+        || b.get(7) != Some(&b'-')
+        || !matches!(b.get(10), Some(b'T' | b't' | b' '))
+    {
         return false;
     }
     let (Some(hour), Some(minute)) = (num(11, 2), num(14, 2)) else {
         return false;
     };
-    if b.get(13) != Some(&b':') || !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
+    if b.get(13) != Some(&b':')
+        || !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+    {
         return false;
     }
     let mut i = 16;
@@ -49,7 +57,11 @@ pub fn is_valid(s: &str) -> bool {
             let (Some(h), rest) = (num(i + 1, 2), i + 3) else {
                 return false;
             };
-            let (m, end) = if b.get(rest) == Some(&b':') { (num(rest + 1, 2), rest + 3) } else { (num(rest, 2), rest + 2) };
+            let (m, end) = if b.get(rest) == Some(&b':') {
+                (num(rest + 1, 2), rest + 3)
+            } else {
+                (num(rest, 2), rest + 2)
+            };
             matches!(m, Some(m) if m <= 59) && h <= 23 && end == b.len()
         }
         _ => false,
@@ -101,7 +113,10 @@ pub fn to_epoch_ms(s: &str) -> Option<i64> {
     let b = s.as_bytes();
     let n = |from: usize, len: usize| -> i64 {
         b.get(from..from + len)
-            .map(|p| p.iter().fold(0i64, |v, &c| v * 10 + i64::from(c.wrapping_sub(b'0'))))
+            .map(|p| {
+                p.iter()
+                    .fold(0i64, |v, &c| v * 10 + i64::from(c.wrapping_sub(b'0')))
+            })
             .unwrap_or(0)
     };
     let (y, m, d) = (n(0, 4), n(5, 2), n(8, 2));
@@ -130,7 +145,11 @@ pub fn to_epoch_ms(s: &str) -> Option<i64> {
     }
     if let Some(sign @ (b'+' | b'-')) = b.get(i) {
         let h = n(i + 1, 2);
-        let m = if b.get(i + 3) == Some(&b':') { n(i + 4, 2) } else { n(i + 3, 2) };
+        let m = if b.get(i + 3) == Some(&b':') {
+            n(i + 4, 2)
+        } else {
+            n(i + 3, 2)
+        };
         let off = (h * 60 + m) * 60_000;
         ms += if *sign == b'+' { -off } else { off };
     }
@@ -144,8 +163,14 @@ mod epoch_tests {
     #[test]
     fn converts_to_epoch_milliseconds() {
         assert_eq!(to_epoch_ms("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(to_epoch_ms("2025-11-06T10:30:00.123Z"), Some(1_762_425_000_123));
-        assert_eq!(to_epoch_ms("2025-11-06T12:30:00+02:00"), Some(1_762_425_000_000));
+        assert_eq!(
+            to_epoch_ms("2025-11-06T10:30:00.123Z"),
+            Some(1_762_425_000_123)
+        );
+        assert_eq!(
+            to_epoch_ms("2025-11-06T12:30:00+02:00"),
+            Some(1_762_425_000_000)
+        );
         assert_eq!(to_epoch_ms("2000-02-29T00:00:00Z"), Some(951_782_400_000));
         assert_eq!(to_epoch_ms("nope"), None);
     }

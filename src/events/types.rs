@@ -30,7 +30,10 @@ str_enum! {
 impl TaskStatus {
     /// Completed, failed and canceled are terminal: no further content may follow.
     pub fn is_terminal(self) -> bool {
-        matches!(self, TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Canceled)
+        matches!(
+            self,
+            TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Canceled
+        )
     }
 }
 

@@ -4,7 +4,13 @@
 pub fn scheme_of(u: &str) -> String {
     let t = u.trim_start_matches(|c: char| c.is_ascii_control() || c == ' ');
     match t.find(':') {
-        Some(i) if i > 0 && t.get(..i).is_some_and(|s| s.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))) => {
+        Some(i)
+            if i > 0
+                && t.get(..i).is_some_and(|s| {
+                    s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+                }) =>
+        {
             t.get(..i).unwrap_or("").to_ascii_lowercase()
         }
         _ => String::new(),
@@ -29,11 +35,18 @@ pub fn is_safe_to_open(u: &str) -> bool {
             let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
             let host_port = authority.rsplit('@').next().unwrap_or("");
             let host = if host_port.starts_with('[') {
-                host_port.split(']').next().map(|h| format!("{h}]")).unwrap_or_default()
+                host_port
+                    .split(']')
+                    .next()
+                    .map(|h| format!("{h}]"))
+                    .unwrap_or_default()
             } else {
                 host_port.split(':').next().unwrap_or("").to_owned()
             };
-            matches!(host.to_ascii_lowercase().as_str(), "localhost" | "127.0.0.1" | "[::1]")
+            matches!(
+                host.to_ascii_lowercase().as_str(),
+                "localhost" | "127.0.0.1" | "[::1]"
+            )
         }
         _ => false,
     }
@@ -45,7 +58,13 @@ mod tests {
 
     #[test]
     fn only_https_and_local_http_are_safe() {
-        for ok in ["https://github.com/login/oauth", "HTTPS://x.test", "http://localhost:8080/cb", "http://127.0.0.1/x", "http://[::1]:3000/"] {
+        for ok in [
+            "https://github.com/login/oauth",
+            "HTTPS://x.test",
+            "http://localhost:8080/cb",
+            "http://127.0.0.1/x",
+            "http://[::1]:3000/",
+        ] {
             assert!(is_safe_to_open(ok), "{ok}");
         }
         for bad in [

@@ -22,7 +22,10 @@ fn parses_and_round_trips_documents() {
 #[test]
 fn strings_borrow_unless_escaped() {
     let v = ok(r#"{"plain":"héllo 👋","esc":"a\nb\u00e9\ud83d\ude00\"\\\/"}"#);
-    assert!(matches!(v.get("plain"), Some(Value::String(Cow::Borrowed("héllo 👋")))));
+    assert!(matches!(
+        v.get("plain"),
+        Some(Value::String(Cow::Borrowed("héllo 👋")))
+    ));
     assert_eq!(v.get("esc").and_then(Value::as_str), Some("a\nbé😀\"\\/"));
 }
 
@@ -40,10 +43,15 @@ fn last_duplicate_key_wins_like_json_parse() {
 
 #[test]
 fn numbers_follow_the_json_grammar() {
-    assert_eq!(ok("123456789012345678").as_f64(), Some(123456789012345678.0));
+    assert_eq!(
+        ok("123456789012345678").as_f64(),
+        Some(123456789012345678.0)
+    );
     assert_eq!(ok("-0").as_f64().map(f64::is_sign_negative), Some(true));
     assert_eq!(ok("0.1").as_f64(), Some(0.1));
-    for bad in ["01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "-.5"] {
+    for bad in [
+        "01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "-.5",
+    ] {
         assert!(parse(bad).is_err(), "{bad} must be rejected");
     }
 }
@@ -75,7 +83,10 @@ fn rejects_malformed_documents_with_offsets() {
 #[test]
 fn depth_is_limited_without_stack_overflow() {
     let deep = "[".repeat(100_000);
-    assert_eq!(parse(&deep).map_err(|e| e.kind), Err(JsonErrorKind::TooDeep));
+    assert_eq!(
+        parse(&deep).map_err(|e| e.kind),
+        Err(JsonErrorKind::TooDeep)
+    );
     let ok_depth = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
     assert!(parse(&ok_depth).is_ok());
     let too_deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));

@@ -8,15 +8,21 @@ use crate::events::*;
 use crate::json::Value;
 
 fn meta_str(meta: Option<&JsonObject<'_>>, key: &str) -> Option<String> {
-    meta.and_then(|m| m.get(key)).and_then(Value::as_str).map(str::to_owned)
+    meta.and_then(|m| m.get(key))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 fn meta_num(meta: Option<&JsonObject<'_>>, key: &str) -> Option<f64> {
-    meta.and_then(|m| m.get(key)).and_then(Value::as_f64).filter(|n| n.is_finite() && *n >= 0.0)
+    meta.and_then(|m| m.get(key))
+        .and_then(Value::as_f64)
+        .filter(|n| n.is_finite() && *n >= 0.0)
 }
 
 fn meta_count(meta: Option<&JsonObject<'_>>, key: &str) -> Option<u64> {
-    meta_num(meta, key).filter(|n| n.fract() == 0.0 && *n <= crate::events::field::MAX_SAFE_INTEGER).map(|n| n as u64)
+    meta_num(meta, key)
+        .filter(|n| n.fract() == 0.0 && *n <= crate::events::field::MAX_SAFE_INTEGER)
+        .map(|n| n as u64)
 }
 
 fn meta_bool(meta: Option<&JsonObject<'_>>, key: &str) -> Option<bool> {
@@ -79,15 +85,32 @@ impl Store {
     }
 
     /// The slot of task `id`, created when missing (within `max_tasks`).
-    pub(crate) fn task_slot(&mut self, id: &str, context_id: &str, meta: &EventMeta<'_>, kind: &str) -> Option<usize> {
+    pub(crate) fn task_slot(
+        &mut self,
+        id: &str,
+        context_id: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) -> Option<usize> {
         if let Some(&i) = self.task_index.get(id) {
             return Some(i);
         }
         if self.tasks.len() >= self.limits.max_tasks {
             if !self.task_limit_reported {
                 self.task_limit_reported = true;
-                let msg = format!("more than {} tasks: further tasks are ignored", self.limits.max_tasks);
-                self.diag(DiagCode::LimitExceeded, Severity::Error, msg, "$.taskId", Some(id), meta, kind);
+                let msg = format!(
+                    "more than {} tasks: further tasks are ignored",
+                    self.limits.max_tasks
+                );
+                self.diag(
+                    DiagCode::LimitExceeded,
+                    Severity::Error,
+                    msg,
+                    "$.taskId",
+                    Some(id),
+                    meta,
+                    kind,
+                );
             }
             return None;
         }
@@ -117,21 +140,41 @@ impl Store {
         if child == parent {
             return;
         }
-        let Some(parent_id) = self.tasks.get(parent).map(|p| p.view.id.clone()) else { return };
-        let Some(c) = self.tasks.get(child) else { return };
+        let Some(parent_id) = self.tasks.get(parent).map(|p| p.view.id.clone()) else {
+            return;
+        };
+        let Some(c) = self.tasks.get(child) else {
+            return;
+        };
         match &c.view.parent_id {
             Some(p) if *p == parent_id => {}
             Some(p) => {
                 let msg = format!("task {} already has parent {p}, not {parent_id}", c.view.id);
                 let id = c.view.id.clone();
-                self.diag(DiagCode::ParentConflict, Severity::Warning, msg, "$.parentTaskId", Some(&id), meta, kind);
+                self.diag(
+                    DiagCode::ParentConflict,
+                    Severity::Warning,
+                    msg,
+                    "$.parentTaskId",
+                    Some(&id),
+                    meta,
+                    kind,
+                );
             }
             None => {
                 // Refuse a link that would make a cycle.
                 let child_id = c.view.id.clone();
                 if self.is_in_subtree(&parent_id, &child_id) {
                     let msg = format!("linking {child_id} under {parent_id} would make a cycle");
-                    self.diag(DiagCode::ParentConflict, Severity::Warning, msg, "$.parentTaskId", Some(&child_id), meta, kind);
+                    self.diag(
+                        DiagCode::ParentConflict,
+                        Severity::Warning,
+                        msg,
+                        "$.parentTaskId",
+                        Some(&child_id),
+                        meta,
+                        kind,
+                    );
                     return;
                 }
                 if let Some(c) = self.touch(child) {
@@ -145,23 +188,46 @@ impl Store {
     }
 
     fn is_terminal(&self, t: usize) -> bool {
-        self.tasks.get(t).and_then(|s| s.view.status).is_some_and(TaskStatus::is_terminal)
+        self.tasks
+            .get(t)
+            .and_then(|s| s.view.status)
+            .is_some_and(TaskStatus::is_terminal)
     }
 
     /// Reports and skips a content event for a task that already ended. Returns true if so.
-    fn reject_if_terminal(&mut self, t: usize, task_id: &str, meta: &EventMeta<'_>, kind: &str) -> bool {
+    fn reject_if_terminal(
+        &mut self,
+        t: usize,
+        task_id: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) -> bool {
         if !self.is_terminal(t) {
             return false;
         }
-        let status = self.tasks.get(t).and_then(|s| s.view.status).map_or("", TaskStatus::as_str);
+        let status = self
+            .tasks
+            .get(t)
+            .and_then(|s| s.view.status)
+            .map_or("", TaskStatus::as_str);
         let msg = format!("{kind} for task {task_id} after it ended ({status}): ignored");
-        self.diag(DiagCode::TaskAlreadyTerminal, Severity::Warning, msg, "$", Some(task_id), meta, kind);
+        self.diag(
+            DiagCode::TaskAlreadyTerminal,
+            Severity::Warning,
+            msg,
+            "$",
+            Some(task_id),
+            meta,
+            kind,
+        );
         true
     }
 
     fn apply_task_created(&mut self, e: &TaskCreated<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskCreated::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskCreated::KIND) else {
+            return;
+        };
         if let Some(p) = &e.parent_task_id {
             if let Some(pi) = self.task_slot(p, &e.context_id, meta, TaskCreated::KIND) {
                 self.link(t, pi, meta, TaskCreated::KIND);
@@ -183,10 +249,18 @@ impl Store {
 
     fn apply_subtask_created(&mut self, e: &SubtaskCreated<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        let Some(parent) = self.task_slot(&e.task_id, &e.context_id, meta, SubtaskCreated::KIND) else { return };
-        let Some(child) = self.task_slot(&e.subtask_id, &e.context_id, meta, SubtaskCreated::KIND) else { return };
+        let Some(parent) = self.task_slot(&e.task_id, &e.context_id, meta, SubtaskCreated::KIND)
+        else {
+            return;
+        };
+        let Some(child) = self.task_slot(&e.subtask_id, &e.context_id, meta, SubtaskCreated::KIND)
+        else {
+            return;
+        };
         self.link(child, parent, meta, SubtaskCreated::KIND);
-        let Some(slot) = self.touch(child) else { return };
+        let Some(slot) = self.touch(child) else {
+            return;
+        };
         slot.view.prompt = Some(e.prompt.to_string());
         if slot.view.agent_id.is_none() {
             slot.view.agent_id = e.agent_id.as_deref().map(str::to_owned);
@@ -198,12 +272,27 @@ impl Store {
 
     fn apply_status(&mut self, e: &TaskStatusEvent<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskStatusEvent::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskStatusEvent::KIND) else {
+            return;
+        };
         if let Some(cur) = self.tasks.get(t).and_then(|s| s.view.status) {
             if cur.is_terminal() {
                 if cur != e.status {
-                    let msg = format!("status {} for task {} after it ended ({}): ignored", e.status.as_str(), e.task_id, cur.as_str());
-                    self.diag(DiagCode::TaskAlreadyTerminal, Severity::Warning, msg, "$.status", Some(&e.task_id), meta, TaskStatusEvent::KIND);
+                    let msg = format!(
+                        "status {} for task {} after it ended ({}): ignored",
+                        e.status.as_str(),
+                        e.task_id,
+                        cur.as_str()
+                    );
+                    self.diag(
+                        DiagCode::TaskAlreadyTerminal,
+                        Severity::Warning,
+                        msg,
+                        "$.status",
+                        Some(&e.task_id),
+                        meta,
+                        TaskStatusEvent::KIND,
+                    );
                 }
                 return;
             }
@@ -229,7 +318,9 @@ impl Store {
 
     fn apply_task_complete(&mut self, e: &TaskComplete<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskComplete::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskComplete::KIND) else {
+            return;
+        };
         self.flush_content_gaps(t, meta, TaskComplete::KIND);
         if let Some(content) = &e.content {
             self.reconcile_content(t, content, &e.task_id, meta, TaskComplete::KIND);
@@ -257,13 +348,23 @@ impl Store {
 
     fn append_content(&mut self, t: usize, delta: &str, meta: &EventMeta<'_>) {
         let max = self.limits.max_content_bytes;
-        let Some(slot) = self.tasks.get_mut(t) else { return };
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return;
+        };
         if slot.view.content.len() + delta.len() > max {
             if !slot.content_truncated {
                 slot.content_truncated = true;
                 let id = slot.view.id.clone();
                 let msg = format!("answer of task {id} exceeds {max} bytes: the rest is dropped");
-                self.diag(DiagCode::LimitExceeded, Severity::Error, msg, "$.delta", Some(&id), meta, ContentDelta::KIND);
+                self.diag(
+                    DiagCode::LimitExceeded,
+                    Severity::Error,
+                    msg,
+                    "$.delta",
+                    Some(&id),
+                    meta,
+                    ContentDelta::KIND,
+                );
             }
             return;
         }
@@ -272,14 +373,29 @@ impl Store {
     }
 
     fn apply_delta(&mut self, e: &ContentDelta<'_>, meta: &EventMeta<'_>) {
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentDelta::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentDelta::KIND) else {
+            return;
+        };
         if self.reject_if_terminal(t, &e.task_id, meta, ContentDelta::KIND) {
             return;
         }
-        let Some(slot) = self.tasks.get_mut(t) else { return };
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return;
+        };
         if slot.view.content_complete {
-            let msg = format!("content-delta {} for task {} after content-complete: ignored", e.index, e.task_id);
-            self.diag(DiagCode::ChunkAfterComplete, Severity::Warning, msg, "$.index", Some(&e.task_id), meta, ContentDelta::KIND);
+            let msg = format!(
+                "content-delta {} for task {} after content-complete: ignored",
+                e.index, e.task_id
+            );
+            self.diag(
+                DiagCode::ChunkAfterComplete,
+                Severity::Warning,
+                msg,
+                "$.index",
+                Some(&e.task_id),
+                meta,
+                ContentDelta::KIND,
+            );
             return;
         }
         match slot.content.push(e.index, false, || e.delta.to_string()) {
@@ -295,12 +411,23 @@ impl Store {
             Admit::Duplicate | Admit::AfterComplete => {
                 let conflict = usize::try_from(e.index).ok().and_then(|i| {
                     let start = *slot.delta_offsets.get(i)? as usize;
-                    let end = slot.delta_offsets.get(i + 1).map_or(slot.view.content.len(), |&x| x as usize);
+                    let end = slot
+                        .delta_offsets
+                        .get(i + 1)
+                        .map_or(slot.view.content.len(), |&x| x as usize);
                     Some(slot.view.content.get(start..end) != Some(e.delta.as_ref()))
                 });
                 if conflict == Some(true) {
                     let msg = format!("content-delta {} for task {} repeats an applied index with different text: ignored", e.index, e.task_id);
-                    self.diag(DiagCode::ChunkConflict, Severity::Warning, msg, "$.delta", Some(&e.task_id), meta, ContentDelta::KIND);
+                    self.diag(
+                        DiagCode::ChunkConflict,
+                        Severity::Warning,
+                        msg,
+                        "$.delta",
+                        Some(&e.task_id),
+                        meta,
+                        ContentDelta::KIND,
+                    );
                 } else {
                     self.duplicates_ignored += 1;
                 }
@@ -318,15 +445,27 @@ impl Store {
     }
 
     fn skip_content_gap(&mut self, t: usize, meta: &EventMeta<'_>, kind: &str) -> bool {
-        let Some(slot) = self.tasks.get_mut(t) else { return false };
-        let Some((from, to)) = slot.content.skip_gap() else { return false };
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return false;
+        };
+        let Some((from, to)) = slot.content.skip_gap() else {
+            return false;
+        };
         let id = slot.view.id.clone();
         let msg = if from == to {
             format!("content-delta {from} of task {id} never arrived")
         } else {
             format!("content-delta {from}..={to} of task {id} never arrived")
         };
-        self.diag(DiagCode::ChunkGap, Severity::Warning, msg, "$.index", Some(&id), meta, kind);
+        self.diag(
+            DiagCode::ChunkGap,
+            Severity::Warning,
+            msg,
+            "$.index",
+            Some(&id),
+            meta,
+            kind,
+        );
         // Keep offsets aligned with indices for the skipped ones.
         if let Some(slot) = self.tasks.get_mut(t) {
             let at = slot.view.content.len() as u32;
@@ -342,8 +481,17 @@ impl Store {
         while self.skip_content_gap(t, meta, kind) {}
     }
 
-    fn reconcile_content(&mut self, t: usize, full: &str, task_id: &str, meta: &EventMeta<'_>, kind: &str) {
-        let Some(slot) = self.tasks.get_mut(t) else { return };
+    fn reconcile_content(
+        &mut self,
+        t: usize,
+        full: &str,
+        task_id: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) {
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return;
+        };
         if slot.view.content == full {
             slot.view.content_complete = true;
             return;
@@ -354,7 +502,15 @@ impl Store {
                 "{kind} text of task {task_id} ({} bytes) differs from the assembled deltas ({assembled_len} bytes): the server's text is used",
                 full.len()
             );
-            self.diag(DiagCode::ContentMismatch, Severity::Warning, msg, "$.content", Some(task_id), meta, kind);
+            self.diag(
+                DiagCode::ContentMismatch,
+                Severity::Warning,
+                msg,
+                "$.content",
+                Some(task_id),
+                meta,
+                kind,
+            );
         }
         if let Some(slot) = self.touch(t) {
             slot.view.content.clear();
@@ -366,7 +522,9 @@ impl Store {
 
     fn apply_content_complete(&mut self, e: &ContentComplete<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentComplete::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentComplete::KIND) else {
+            return;
+        };
         if self.reject_if_terminal(t, &e.task_id, meta, ContentComplete::KIND) {
             return;
         }
@@ -397,17 +555,29 @@ impl Store {
 
     fn apply_tool_start(&mut self, e: &ToolStart<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ToolStart::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ToolStart::KIND) else {
+            return;
+        };
         if self.reject_if_terminal(t, &e.task_id, meta, ToolStart::KIND) {
             return;
         }
         if self.tool_index.contains_key(e.tool_call_id.as_ref()) {
             let msg = format!("tool call {} already started: ignored", e.tool_call_id);
-            self.diag(DiagCode::ToolAlreadyFinished, Severity::Warning, msg, "$.toolCallId", Some(&e.task_id), meta, ToolStart::KIND);
+            self.diag(
+                DiagCode::ToolAlreadyFinished,
+                Severity::Warning,
+                msg,
+                "$.toolCallId",
+                Some(&e.task_id),
+                meta,
+                ToolStart::KIND,
+            );
             return;
         }
         let m = e.metadata.as_ref();
-        let Some(tool) = self.new_tool(t, &e.tool_call_id, &e.tool_name) else { return };
+        let Some(tool) = self.new_tool(t, &e.tool_call_id, &e.tool_name) else {
+            return;
+        };
         tool.arguments = RawJson::from_value(&e.arguments.0);
         tool.provider = meta_str(m, "provider");
         tool.concurrent = meta_bool(m, "concurrent");
@@ -416,14 +586,34 @@ impl Store {
 
     /// The tool for a progress/complete event, or a placeholder (with a diagnostic) when it
     /// never started. `None` when it already finished (diagnosed) or limits refuse it.
-    fn tool_for_update(&mut self, task_id: &str, context_id: &str, call_id: &str, name: &str, meta: &EventMeta<'_>, kind: &str) -> Option<usize> {
+    fn tool_for_update(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        call_id: &str,
+        name: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) -> Option<usize> {
         let t = self.task_slot(task_id, context_id, meta, kind)?;
         match self.tool_index.get(call_id).copied() {
             Some((tt, i)) => {
-                let finished = self.tasks.get(tt).and_then(|s| s.view.tools.get(i)).is_some_and(|x| x.state != ToolState::Running);
+                let finished = self
+                    .tasks
+                    .get(tt)
+                    .and_then(|s| s.view.tools.get(i))
+                    .is_some_and(|x| x.state != ToolState::Running);
                 if finished {
                     let msg = format!("{kind} for tool call {call_id} after it completed: ignored");
-                    self.diag(DiagCode::ToolAlreadyFinished, Severity::Warning, msg, "$.toolCallId", Some(task_id), meta, kind);
+                    self.diag(
+                        DiagCode::ToolAlreadyFinished,
+                        Severity::Warning,
+                        msg,
+                        "$.toolCallId",
+                        Some(task_id),
+                        meta,
+                        kind,
+                    );
                     return None;
                 }
                 self.touch(tt);
@@ -431,7 +621,15 @@ impl Store {
             }
             None => {
                 let msg = format!("{kind} for tool call {call_id} that never started");
-                self.diag(DiagCode::ToolNotStarted, Severity::Warning, msg, "$.toolCallId", Some(task_id), meta, kind);
+                self.diag(
+                    DiagCode::ToolNotStarted,
+                    Severity::Warning,
+                    msg,
+                    "$.toolCallId",
+                    Some(task_id),
+                    meta,
+                    kind,
+                );
                 self.new_tool(t, call_id, name)?;
                 Some(t)
             }
@@ -440,12 +638,28 @@ impl Store {
 
     fn apply_tool_progress(&mut self, e: &ToolProgress<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        if self.tool_for_update(&e.task_id, &e.context_id, &e.tool_call_id, "", meta, ToolProgress::KIND).is_none() {
+        if self
+            .tool_for_update(
+                &e.task_id,
+                &e.context_id,
+                &e.tool_call_id,
+                "",
+                meta,
+                ToolProgress::KIND,
+            )
+            .is_none()
+        {
             return;
         }
         let m = e.metadata.as_ref();
-        let Some(tool) = self.tool_at(&e.tool_call_id) else { return };
-        tool.progress = if e.progress.is_nan() { tool.progress } else { e.progress.clamp(0.0, 1.0) };
+        let Some(tool) = self.tool_at(&e.tool_call_id) else {
+            return;
+        };
+        tool.progress = if e.progress.is_nan() {
+            tool.progress
+        } else {
+            e.progress.clamp(0.0, 1.0)
+        };
         if let Some(msg) = &e.message {
             set_str(&mut tool.message, msg);
         }
@@ -458,15 +672,31 @@ impl Store {
 
     fn apply_tool_complete(&mut self, e: &ToolComplete<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
-        if self.tool_for_update(&e.task_id, &e.context_id, &e.tool_call_id, &e.tool_name, meta, ToolComplete::KIND).is_none() {
+        if self
+            .tool_for_update(
+                &e.task_id,
+                &e.context_id,
+                &e.tool_call_id,
+                &e.tool_name,
+                meta,
+                ToolComplete::KIND,
+            )
+            .is_none()
+        {
             return;
         }
         let m = e.metadata.as_ref();
-        let Some(tool) = self.tool_at(&e.tool_call_id) else { return };
+        let Some(tool) = self.tool_at(&e.tool_call_id) else {
+            return;
+        };
         if tool.name.is_empty() {
             tool.name = e.tool_name.to_string();
         }
-        tool.state = if e.success { ToolState::Succeeded } else { ToolState::Failed };
+        tool.state = if e.success {
+            ToolState::Succeeded
+        } else {
+            ToolState::Failed
+        };
         if e.success {
             tool.progress = 1.0;
         }
@@ -480,10 +710,20 @@ impl Store {
 
     fn apply_input_required(&mut self, e: &InputRequired<'_>, meta: &EventMeta<'_>) {
         let at = self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, InputRequired::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, InputRequired::KIND) else {
+            return;
+        };
         if self.input_index.contains_key(e.input_id.as_ref()) {
             let msg = format!("input request {} was already made: ignored", e.input_id);
-            self.diag(DiagCode::DuplicateRequest, Severity::Warning, msg, "$.inputId", Some(&e.task_id), meta, InputRequired::KIND);
+            self.diag(
+                DiagCode::DuplicateRequest,
+                Severity::Warning,
+                msg,
+                "$.inputId",
+                Some(&e.task_id),
+                meta,
+                InputRequired::KIND,
+            );
             return;
         }
         let m = e.metadata.as_ref();
@@ -496,7 +736,11 @@ impl Store {
             input_type: e.input_type,
             prompt: e.prompt.to_string(),
             require_user,
-            routing: if require_user { Routing::User } else { Routing::Coordinator },
+            routing: if require_user {
+                Routing::User
+            } else {
+                Routing::Coordinator
+            },
             schema: e.schema.as_ref().map(RawJson::from_value),
             options: e.options.as_ref().map(|o| {
                 let mut s = String::from("[");
@@ -520,22 +764,39 @@ impl Store {
         slot.view.inputs.push(req);
         self.input_index.insert(e.input_id.to_string(), (t, i));
         if let (Some(at), Some(secs)) = (at, timeout) {
-            self.deadlines.push((at.saturating_add((secs * 1000.0) as i64), t, false, i));
+            self.deadlines
+                .push((at.saturating_add((secs * 1000.0) as i64), t, false, i));
         }
     }
 
     fn apply_input_received(&mut self, e: &InputReceived<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
         let found = self.input_index.get(e.input_id.as_ref()).copied();
-        let state = found.and_then(|(t, i)| self.tasks.get(t)?.view.inputs.get(i)).map(|r| r.state);
+        let state = found
+            .and_then(|(t, i)| self.tasks.get(t)?.view.inputs.get(i))
+            .map(|r| r.state);
         let Some((t, i)) = found.filter(|_| state != Some(RequestState::Answered)) else {
-            let why = if found.is_some() { "was already answered" } else { "has no open input-required" };
+            let why = if found.is_some() {
+                "was already answered"
+            } else {
+                "has no open input-required"
+            };
             let msg = format!("input-received for {} which {why}", e.input_id);
-            self.diag(DiagCode::InputNotOpen, Severity::Warning, msg, "$.inputId", Some(&e.task_id), meta, InputReceived::KIND);
+            self.diag(
+                DiagCode::InputNotOpen,
+                Severity::Warning,
+                msg,
+                "$.inputId",
+                Some(&e.task_id),
+                meta,
+                InputReceived::KIND,
+            );
             return;
         };
         let Some(slot) = self.touch(t) else { return };
-        let Some(req) = slot.view.inputs.get_mut(i) else { return };
+        let Some(req) = slot.view.inputs.get_mut(i) else {
+            return;
+        };
         req.state = RequestState::Answered;
         req.provided_by = Some(e.provided_by);
         req.user_id = e.user_id.as_deref().map(str::to_owned);
@@ -545,10 +806,20 @@ impl Store {
 
     fn apply_auth_required(&mut self, e: &AuthRequired<'_>, meta: &EventMeta<'_>) {
         let at = self.observe_time(&e.timestamp);
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, AuthRequired::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, AuthRequired::KIND) else {
+            return;
+        };
         if self.auth_index.contains_key(e.auth_id.as_ref()) {
             let msg = format!("auth request {} was already made: ignored", e.auth_id);
-            self.diag(DiagCode::DuplicateRequest, Severity::Warning, msg, "$.authId", Some(&e.task_id), meta, AuthRequired::KIND);
+            self.diag(
+                DiagCode::DuplicateRequest,
+                Severity::Warning,
+                msg,
+                "$.authId",
+                Some(&e.task_id),
+                meta,
+                AuthRequired::KIND,
+            );
             return;
         }
         let expires_in = meta_num(e.metadata.as_ref(), "expiresIn");
@@ -571,22 +842,39 @@ impl Store {
         slot.view.auths.push(req);
         self.auth_index.insert(e.auth_id.to_string(), (t, i));
         if let (Some(at), Some(secs)) = (at, expires_in) {
-            self.deadlines.push((at.saturating_add((secs * 1000.0) as i64), t, true, i));
+            self.deadlines
+                .push((at.saturating_add((secs * 1000.0) as i64), t, true, i));
         }
     }
 
     fn apply_auth_completed(&mut self, e: &AuthCompleted<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp);
         let found = self.auth_index.get(e.auth_id.as_ref()).copied();
-        let state = found.and_then(|(t, i)| self.tasks.get(t)?.view.auths.get(i)).map(|r| r.state);
+        let state = found
+            .and_then(|(t, i)| self.tasks.get(t)?.view.auths.get(i))
+            .map(|r| r.state);
         let Some((t, i)) = found.filter(|_| state != Some(RequestState::Answered)) else {
-            let why = if found.is_some() { "was already completed" } else { "has no open auth-required" };
+            let why = if found.is_some() {
+                "was already completed"
+            } else {
+                "has no open auth-required"
+            };
             let msg = format!("auth-completed for {} which {why}", e.auth_id);
-            self.diag(DiagCode::AuthNotOpen, Severity::Warning, msg, "$.authId", Some(&e.task_id), meta, AuthCompleted::KIND);
+            self.diag(
+                DiagCode::AuthNotOpen,
+                Severity::Warning,
+                msg,
+                "$.authId",
+                Some(&e.task_id),
+                meta,
+                AuthCompleted::KIND,
+            );
             return;
         };
         let Some(slot) = self.touch(t) else { return };
-        let Some(req) = slot.view.auths.get_mut(i) else { return };
+        let Some(req) = slot.view.auths.get_mut(i) else {
+            return;
+        };
         req.state = RequestState::Answered;
         req.user_id = Some(e.user_id.to_string());
         req.expires_at = meta_str(e.metadata.as_ref(), "expiresAt");
@@ -594,7 +882,9 @@ impl Store {
     }
 
     fn apply_thought(&mut self, e: &ThoughtStream<'_>, meta: &EventMeta<'_>) {
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ThoughtStream::KIND) else { return };
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ThoughtStream::KIND) else {
+            return;
+        };
         if self.reject_if_terminal(t, &e.task_id, meta, ThoughtStream::KIND) {
             return;
         }
@@ -605,11 +895,19 @@ impl Store {
             verbosity: e.verbosity,
             content: e.content.to_string(),
             index: e.index,
-            confidence: m.and_then(|m| m.get("confidence")).and_then(Value::as_f64).filter(|c| (0.0..=1.0).contains(c)),
+            confidence: m
+                .and_then(|m| m.get("confidence"))
+                .and_then(Value::as_f64)
+                .filter(|c| (0.0..=1.0).contains(c)),
             alternatives: m
                 .and_then(|m| m.get("alternatives"))
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
                 .unwrap_or_default(),
             related_to: meta_str(m, "relatedTo"),
             timestamp: e.timestamp.to_string(),
@@ -621,8 +919,19 @@ impl Store {
             slot.view.thoughts.pop_front();
             if !slot.thoughts_truncated {
                 slot.thoughts_truncated = true;
-                let msg = format!("more than {max} thoughts for task {}: the oldest are dropped", e.task_id);
-                self.diag(DiagCode::LimitExceeded, Severity::Warning, msg, "$", Some(&e.task_id), meta, ThoughtStream::KIND);
+                let msg = format!(
+                    "more than {max} thoughts for task {}: the oldest are dropped",
+                    e.task_id
+                );
+                self.diag(
+                    DiagCode::LimitExceeded,
+                    Severity::Warning,
+                    msg,
+                    "$",
+                    Some(&e.task_id),
+                    meta,
+                    ThoughtStream::KIND,
+                );
             }
         }
     }

@@ -44,12 +44,31 @@ fn json_type_ok(v: &Value<'_>, ty: &str) -> bool {
 
 impl Store {
     /// The slot of artifact `id` of type `kind`, created when missing.
-    fn artifact_slot(&mut self, id: &str, kind: ArtifactKind, task_id: &str, meta: &EventMeta<'_>, ev_kind: &str) -> Option<usize> {
+    fn artifact_slot(
+        &mut self,
+        id: &str,
+        kind: ArtifactKind,
+        task_id: &str,
+        meta: &EventMeta<'_>,
+        ev_kind: &str,
+    ) -> Option<usize> {
         if let Some(&i) = self.artifact_index.get(id) {
             let existing = self.artifacts.get(i)?.view.kind;
             if existing != kind {
-                let msg = format!("artifact {id} is a {} artifact, not {}: ignored", existing.as_str(), kind.as_str());
-                self.diag(DiagCode::InvalidType, Severity::Error, msg, "$.artifactId", Some(task_id), meta, ev_kind);
+                let msg = format!(
+                    "artifact {id} is a {} artifact, not {}: ignored",
+                    existing.as_str(),
+                    kind.as_str()
+                );
+                self.diag(
+                    DiagCode::InvalidType,
+                    Severity::Error,
+                    msg,
+                    "$.artifactId",
+                    Some(task_id),
+                    meta,
+                    ev_kind,
+                );
                 return None;
             }
             return Some(i);
@@ -57,8 +76,19 @@ impl Store {
         if self.artifacts.len() >= self.limits.max_artifacts {
             if !self.artifact_limit_reported {
                 self.artifact_limit_reported = true;
-                let msg = format!("more than {} artifacts: further artifacts are ignored", self.limits.max_artifacts);
-                self.diag(DiagCode::LimitExceeded, Severity::Error, msg, "$.artifactId", Some(task_id), meta, ev_kind);
+                let msg = format!(
+                    "more than {} artifacts: further artifacts are ignored",
+                    self.limits.max_artifacts
+                );
+                self.diag(
+                    DiagCode::LimitExceeded,
+                    Severity::Error,
+                    msg,
+                    "$.artifactId",
+                    Some(task_id),
+                    meta,
+                    ev_kind,
+                );
             }
             return None;
         }
@@ -91,53 +121,131 @@ impl Store {
     }
 
     /// Common start of a chunked artifact event: task checks and the slot.
-    fn chunk_target(&mut self, task_id: &str, context_id: &str, artifact_id: &str, kind: ArtifactKind, meta: &EventMeta<'_>, ev_kind: &str) -> Option<usize> {
+    fn chunk_target(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        artifact_id: &str,
+        kind: ArtifactKind,
+        meta: &EventMeta<'_>,
+        ev_kind: &str,
+    ) -> Option<usize> {
         let t = self.task_slot(task_id, context_id, meta, ev_kind)?;
-        if self.tasks.get(t).and_then(|s| s.view.status).is_some_and(TaskStatus::is_terminal) {
+        if self
+            .tasks
+            .get(t)
+            .and_then(|s| s.view.status)
+            .is_some_and(TaskStatus::is_terminal)
+        {
             let msg = format!("{ev_kind} for task {task_id} after it ended: ignored");
-            self.diag(DiagCode::TaskAlreadyTerminal, Severity::Warning, msg, "$", Some(task_id), meta, ev_kind);
+            self.diag(
+                DiagCode::TaskAlreadyTerminal,
+                Severity::Warning,
+                msg,
+                "$",
+                Some(task_id),
+                meta,
+                ev_kind,
+            );
             return None;
         }
         self.artifact_slot(artifact_id, kind, task_id, meta, ev_kind)
     }
 
     pub(crate) fn apply_file_write(&mut self, e: &FileWrite<'_>, meta: &EventMeta<'_>) {
-        let Some(a) = self.chunk_target(&e.task_id, &e.context_id, &e.artifact_id, ArtifactKind::File, meta, FileWrite::KIND) else { return };
+        let Some(a) = self.chunk_target(
+            &e.task_id,
+            &e.context_id,
+            &e.artifact_id,
+            ArtifactKind::File,
+            meta,
+            FileWrite::KIND,
+        ) else {
+            return;
+        };
         if e.index == 0 {
             let m = e.metadata.as_ref();
-            let Some(slot) = self.artifacts.get_mut(a) else { return };
+            let Some(slot) = self.artifacts.get_mut(a) else {
+                return;
+            };
             let v = &mut slot.view;
             v.name = e.name.as_deref().map(str::to_owned).or(v.name.take());
-            v.description = e.description.as_deref().map(str::to_owned).or(v.description.take());
-            v.mime_type = e.mime_type.as_deref().map(str::to_owned).or(v.mime_type.take());
+            v.description = e
+                .description
+                .as_deref()
+                .map(str::to_owned)
+                .or(v.description.take());
+            v.mime_type = e
+                .mime_type
+                .as_deref()
+                .map(str::to_owned)
+                .or(v.mime_type.take());
             v.encoding = Some(e.encoding.unwrap_or(Encoding::Utf8));
-            v.total_size = m.and_then(|m| m.get("totalSize")).and_then(Value::as_f64).filter(|n| *n >= 0.0).map(|n| n as u64);
-            v.tool_call_id = m.and_then(|m| m.get("toolCallId")).and_then(Value::as_str).map(str::to_owned);
+            v.total_size = m
+                .and_then(|m| m.get("totalSize"))
+                .and_then(Value::as_f64)
+                .filter(|n| *n >= 0.0)
+                .map(|n| n as u64);
+            v.tool_call_id = m
+                .and_then(|m| m.get("toolCallId"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
         }
-        self.admit_chunk(a, e.index, e.complete, meta, FileWrite::KIND, &e.task_id, || HeldChunk::File(e.data.to_string()), |store, a, meta| {
-            store.append_file(a, &e.data, meta, &e.task_id);
-        });
+        self.admit_chunk(
+            a,
+            e.index,
+            e.complete,
+            meta,
+            FileWrite::KIND,
+            &e.task_id,
+            || HeldChunk::File(e.data.to_string()),
+            |store, a, meta| {
+                store.append_file(a, &e.data, meta, &e.task_id);
+            },
+        );
     }
 
     pub(crate) fn apply_dataset_write(&mut self, e: &DatasetWrite<'_>, meta: &EventMeta<'_>) {
-        let Some(a) = self.chunk_target(&e.task_id, &e.context_id, &e.artifact_id, ArtifactKind::Dataset, meta, DatasetWrite::KIND) else { return };
+        let Some(a) = self.chunk_target(
+            &e.task_id,
+            &e.context_id,
+            &e.artifact_id,
+            ArtifactKind::Dataset,
+            meta,
+            DatasetWrite::KIND,
+        ) else {
+            return;
+        };
         let m = e.metadata.as_ref();
         if let Some(slot) = self.artifacts.get_mut(a) {
             let v = &mut slot.view;
             if e.index == 0 {
                 v.name = e.name.as_deref().map(str::to_owned).or(v.name.take());
-                v.description = e.description.as_deref().map(str::to_owned).or(v.description.take());
+                v.description = e
+                    .description
+                    .as_deref()
+                    .map(str::to_owned)
+                    .or(v.description.take());
                 if let Some(schema) = &e.schema {
                     v.schema = Some(RawJson::from_value(schema));
                     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
                         slot.row_types = props
                             .iter()
-                            .filter_map(|(k, p)| p.get("type").and_then(Value::as_str).map(|t| (k.to_string(), t.to_owned())))
+                            .filter_map(|(k, p)| {
+                                p.get("type")
+                                    .and_then(Value::as_str)
+                                    .map(|t| (k.to_string(), t.to_owned()))
+                            })
                             .collect();
                     }
                 }
             }
-            let count = |k: &str| m.and_then(|m| m.get(k)).and_then(Value::as_f64).filter(|n| *n >= 0.0).map(|n| n as u64);
+            let count = |k: &str| {
+                m.and_then(|m| m.get(k))
+                    .and_then(Value::as_f64)
+                    .filter(|n| *n >= 0.0)
+                    .map(|n| n as u64)
+            };
             v.total_rows = count("totalRows").or(v.total_rows);
             v.batch_size = count("batchSize").or(v.batch_size);
             if let Some(tc) = m.and_then(|m| m.get("toolCallId")).and_then(Value::as_str) {
@@ -146,10 +254,19 @@ impl Store {
             v.row_count.get_or_insert(0);
         }
         let held = || HeldChunk::Rows(e.rows.iter().map(|r| r.0.clone().into_owned()).collect());
-        self.admit_chunk(a, e.index, e.complete, meta, DatasetWrite::KIND, &e.task_id, held, |store, a, meta| {
-            let rows: Vec<&Value<'_>> = e.rows.iter().map(|r| &r.0).collect();
-            store.append_rows(a, &rows, e.index, meta, &e.task_id);
-        });
+        self.admit_chunk(
+            a,
+            e.index,
+            e.complete,
+            meta,
+            DatasetWrite::KIND,
+            &e.task_id,
+            held,
+            |store, a, meta| {
+                let rows: Vec<&Value<'_>> = e.rows.iter().map(|r| &r.0).collect();
+                store.append_rows(a, &rows, e.index, meta, &e.task_id);
+            },
+        );
     }
 
     /// Orders a chunk: applies it (and any held successors) or holds it; reports duplicates,
@@ -166,7 +283,9 @@ impl Store {
         hold: impl FnOnce() -> HeldChunk,
         apply_now: impl FnOnce(&mut Store, usize, &EventMeta<'_>),
     ) {
-        let Some(slot) = self.artifacts.get_mut(a) else { return };
+        let Some(slot) = self.artifacts.get_mut(a) else {
+            return;
+        };
         match slot.seq.push(index, complete, hold) {
             Admit::Apply => {
                 apply_now(self, a, meta);
@@ -180,8 +299,17 @@ impl Store {
             Admit::Duplicate => self.duplicates_ignored += 1,
             Admit::AfterComplete => {
                 let id = slot.view.id.clone();
-                let msg = format!("{kind} {index} of artifact {id} comes after its final chunk: ignored");
-                self.diag(DiagCode::ChunkAfterComplete, Severity::Warning, msg, "$.index", Some(task_id), meta, kind);
+                let msg =
+                    format!("{kind} {index} of artifact {id} comes after its final chunk: ignored");
+                self.diag(
+                    DiagCode::ChunkAfterComplete,
+                    Severity::Warning,
+                    msg,
+                    "$.index",
+                    Some(task_id),
+                    meta,
+                    kind,
+                );
             }
         }
         self.finalize_if_complete(a);
@@ -189,11 +317,18 @@ impl Store {
 
     fn drain_artifact(&mut self, a: usize, meta: &EventMeta<'_>) {
         while let Some(chunk) = self.artifacts.get_mut(a).and_then(|s| s.seq.pop_ready()) {
-            let task_id = self.artifacts.get(a).map(|s| s.view.task_id.clone()).unwrap_or_default();
+            let task_id = self
+                .artifacts
+                .get(a)
+                .map(|s| s.view.task_id.clone())
+                .unwrap_or_default();
             match chunk {
                 HeldChunk::File(data) => self.append_file(a, &data, meta, &task_id),
                 HeldChunk::Rows(rows) => {
-                    let index = self.artifacts.get(a).map_or(0, |s| s.seq.next_index().saturating_sub(1));
+                    let index = self
+                        .artifacts
+                        .get(a)
+                        .map_or(0, |s| s.seq.next_index().saturating_sub(1));
                     let refs: Vec<&Value<'_>> = rows.iter().collect();
                     self.append_rows(a, &refs, index, meta, &task_id);
                 }
@@ -202,13 +337,29 @@ impl Store {
     }
 
     fn skip_artifact_gap(&mut self, a: usize, meta: &EventMeta<'_>, kind: &str) -> bool {
-        let Some(slot) = self.artifacts.get_mut(a) else { return false };
-        let Some((from, to)) = slot.seq.skip_gap() else { return false };
+        let Some(slot) = self.artifacts.get_mut(a) else {
+            return false;
+        };
+        let Some((from, to)) = slot.seq.skip_gap() else {
+            return false;
+        };
         slot.had_gap = true;
         let (id, task) = (slot.view.id.clone(), slot.view.task_id.clone());
-        let range = if from == to { format!("{from}") } else { format!("{from}..={to}") };
+        let range = if from == to {
+            format!("{from}")
+        } else {
+            format!("{from}..={to}")
+        };
         let msg = format!("chunk {range} of artifact {id} never arrived");
-        self.diag(DiagCode::ChunkGap, Severity::Warning, msg, "$.index", Some(&task), meta, kind);
+        self.diag(
+            DiagCode::ChunkGap,
+            Severity::Warning,
+            msg,
+            "$.index",
+            Some(&task),
+            meta,
+            kind,
+        );
         self.drain_artifact(a, meta);
         true
     }
@@ -227,7 +378,15 @@ impl Store {
                     slot.had_gap = true;
                     let (id, task) = (slot.view.id.clone(), slot.view.task_id.clone());
                     let msg = format!("chunk {from}..={to} of artifact {id} never arrived");
-                    self.diag(DiagCode::ChunkGap, Severity::Warning, msg, "$.index", Some(&task), meta, kind);
+                    self.diag(
+                        DiagCode::ChunkGap,
+                        Severity::Warning,
+                        msg,
+                        "$.index",
+                        Some(&task),
+                        meta,
+                        kind,
+                    );
                 }
             }
         }
@@ -235,7 +394,9 @@ impl Store {
     }
 
     fn finalize_if_complete(&mut self, a: usize) {
-        let Some(slot) = self.artifacts.get_mut(a) else { return };
+        let Some(slot) = self.artifacts.get_mut(a) else {
+            return;
+        };
         if slot.view.complete == Some(true) || !slot.seq.is_complete() {
             return;
         }
@@ -252,7 +413,9 @@ impl Store {
 
     fn append_file(&mut self, a: usize, data: &str, meta: &EventMeta<'_>, task_id: &str) {
         let max = self.limits.max_artifact_bytes;
-        let Some(slot) = self.touch_artifact(a) else { return };
+        let Some(slot) = self.touch_artifact(a) else {
+            return;
+        };
         if slot.over_limit {
             return;
         }
@@ -271,19 +434,44 @@ impl Store {
             slot.had_gap = true;
             slot.view.size = Some(slot.bytes.len() as u64);
             let msg = format!("file artifact {id} exceeds {max} bytes: the rest is dropped");
-            self.diag(DiagCode::LimitExceeded, Severity::Error, msg, "$.data", Some(task_id), meta, FileWrite::KIND);
+            self.diag(
+                DiagCode::LimitExceeded,
+                Severity::Error,
+                msg,
+                "$.data",
+                Some(task_id),
+                meta,
+                FileWrite::KIND,
+            );
             return;
         }
         slot.view.size = Some(slot.bytes.len() as u64);
         if bad > 0 {
             let msg = format!("{bad} characters of artifact {id} are not base64: skipped");
-            self.diag(DiagCode::InvalidBase64, Severity::Warning, msg, "$.data", Some(task_id), meta, FileWrite::KIND);
+            self.diag(
+                DiagCode::InvalidBase64,
+                Severity::Warning,
+                msg,
+                "$.data",
+                Some(task_id),
+                meta,
+                FileWrite::KIND,
+            );
         }
     }
 
-    fn append_rows(&mut self, a: usize, rows: &[&Value<'_>], index: u64, meta: &EventMeta<'_>, task_id: &str) {
+    fn append_rows(
+        &mut self,
+        a: usize,
+        rows: &[&Value<'_>],
+        index: u64,
+        meta: &EventMeta<'_>,
+        task_id: &str,
+    ) {
         let max = self.limits.max_dataset_rows;
-        let Some(slot) = self.touch_artifact(a) else { return };
+        let Some(slot) = self.touch_artifact(a) else {
+            return;
+        };
         if slot.row_types.is_empty() {
             // No schema: the first row's member types are the reference.
             if let Some(first) = rows.first().and_then(|r| r.as_object()) {
@@ -310,7 +498,10 @@ impl Store {
                 for (name, ty) in &slot.row_types {
                     if let Some(v) = row.get(name) {
                         if !v.is_null() && !json_type_ok(v, ty) {
-                            mismatch = Some(format!("$.rows[{i}].{name}: expected {ty}, found {}", v.type_name()));
+                            mismatch = Some(format!(
+                                "$.rows[{i}].{name}: expected {ty}, found {}",
+                                v.type_name()
+                            ));
                             break;
                         }
                     }
@@ -327,28 +518,72 @@ impl Store {
         if added < rows.len() && !slot.over_limit {
             slot.over_limit = true;
             let msg = format!("dataset {id} exceeds {max} rows: the rest is dropped");
-            self.diag(DiagCode::LimitExceeded, Severity::Error, msg, "$.rows", Some(task_id), meta, DatasetWrite::KIND);
+            self.diag(
+                DiagCode::LimitExceeded,
+                Severity::Error,
+                msg,
+                "$.rows",
+                Some(task_id),
+                meta,
+                DatasetWrite::KIND,
+            );
         }
         if let Some(m) = mismatch {
             let path = m.split(':').next().unwrap_or("$.rows").to_owned();
             let msg = format!("batch {index} of dataset {id} does not match the row schema: {m}");
-            self.diag(DiagCode::SchemaMismatch, Severity::Warning, msg, &path, Some(task_id), meta, DatasetWrite::KIND);
+            self.diag(
+                DiagCode::SchemaMismatch,
+                Severity::Warning,
+                msg,
+                &path,
+                Some(task_id),
+                meta,
+                DatasetWrite::KIND,
+            );
         }
     }
 
     pub(crate) fn apply_data_write(&mut self, e: &DataWrite<'_>, meta: &EventMeta<'_>) {
-        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, DataWrite::KIND) else { return };
-        if self.tasks.get(t).and_then(|s| s.view.status).is_some_and(TaskStatus::is_terminal) {
+        let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, DataWrite::KIND) else {
+            return;
+        };
+        if self
+            .tasks
+            .get(t)
+            .and_then(|s| s.view.status)
+            .is_some_and(TaskStatus::is_terminal)
+        {
             let msg = format!("data-write for task {} after it ended: ignored", e.task_id);
-            self.diag(DiagCode::TaskAlreadyTerminal, Severity::Warning, msg, "$", Some(&e.task_id), meta, DataWrite::KIND);
+            self.diag(
+                DiagCode::TaskAlreadyTerminal,
+                Severity::Warning,
+                msg,
+                "$",
+                Some(&e.task_id),
+                meta,
+                DataWrite::KIND,
+            );
             return;
         }
-        let Some(a) = self.artifact_slot(&e.artifact_id, ArtifactKind::Data, &e.task_id, meta, DataWrite::KIND) else { return };
+        let Some(a) = self.artifact_slot(
+            &e.artifact_id,
+            ArtifactKind::Data,
+            &e.task_id,
+            meta,
+            DataWrite::KIND,
+        ) else {
+            return;
+        };
         let m = e.metadata.as_ref();
-        let version = m.and_then(|m| m.get("version")).and_then(Value::as_f64).filter(|v| v.is_finite() && *v >= 0.0);
+        let version = m
+            .and_then(|m| m.get("version"))
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite() && *v >= 0.0);
         let text = e.data.0.to_json();
         let max = self.limits.max_artifact_bytes;
-        let Some(slot) = self.touch_artifact(a) else { return };
+        let Some(slot) = self.touch_artifact(a) else {
+            return;
+        };
         let current = slot.view.version;
         let older = matches!((version, current), (Some(v), Some(c)) if v < c);
         let versions = slot.view.versions.get_or_insert_with(Vec::new);
@@ -364,12 +599,31 @@ impl Store {
                 version.unwrap_or(0.0),
                 current.unwrap_or(0.0)
             );
-            self.diag(DiagCode::VersionRegression, Severity::Warning, msg, "$.metadata.version", Some(&e.task_id), meta, DataWrite::KIND);
+            self.diag(
+                DiagCode::VersionRegression,
+                Severity::Warning,
+                msg,
+                "$.metadata.version",
+                Some(&e.task_id),
+                meta,
+                DataWrite::KIND,
+            );
             return;
         }
         if text.len() > max {
-            let msg = format!("data artifact {} exceeds {max} bytes: ignored", e.artifact_id);
-            self.diag(DiagCode::LimitExceeded, Severity::Error, msg, "$.data", Some(&e.task_id), meta, DataWrite::KIND);
+            let msg = format!(
+                "data artifact {} exceeds {max} bytes: ignored",
+                e.artifact_id
+            );
+            self.diag(
+                DiagCode::LimitExceeded,
+                Severity::Error,
+                msg,
+                "$.data",
+                Some(&e.task_id),
+                meta,
+                DataWrite::KIND,
+            );
             return;
         }
         let v = &mut slot.view;

@@ -82,10 +82,20 @@ mod tests {
 
     #[test]
     fn decodes_across_every_split() {
-        let cases: &[(&str, &[u8])] = &[("aGVsbG8=", b"hello"), ("aGVsbG8h", b"hello!"), ("aGk=", b"hi"), ("", b""), ("AP8=", &[0, 255])];
+        let cases: &[(&str, &[u8])] = &[
+            ("aGVsbG8=", b"hello"),
+            ("aGVsbG8h", b"hello!"),
+            ("aGk=", b"hi"),
+            ("", b""),
+            ("AP8=", &[0, 255]),
+        ];
         for (text, want) in cases {
             for split in 0..=text.len() {
-                assert_eq!(decode_in_pieces(text, split), (want.to_vec(), 0), "{text} split at {split}");
+                assert_eq!(
+                    decode_in_pieces(text, split),
+                    (want.to_vec(), 0),
+                    "{text} split at {split}"
+                );
             }
         }
     }

@@ -129,7 +129,14 @@ mod tests {
     fn reorders_within_the_window_and_ignores_duplicates() {
         let mut s = Sequencer::default();
         let mut out = Vec::new();
-        for (i, c) in [(0u64, false), (2, false), (1, false), (1, false), (4, true), (3, false)] {
+        for (i, c) in [
+            (0u64, false),
+            (2, false),
+            (1, false),
+            (1, false),
+            (4, true),
+            (3, false),
+        ] {
             match s.push(i, c, || i) {
                 Admit::Apply => {
                     out.push(i);

@@ -21,7 +21,11 @@ enum Key {
 }
 
 fn as_number(id: &str) -> Option<u64> {
-    if id.is_empty() || id.len() > 18 || (id.len() > 1 && id.starts_with('0')) || !id.bytes().all(|b| b.is_ascii_digit()) {
+    if id.is_empty()
+        || id.len() > 18
+        || (id.len() > 1 && id.starts_with('0'))
+        || !id.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     id.parse().ok()

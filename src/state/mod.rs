@@ -211,7 +211,16 @@ impl Store {
         self.errors_total
     }
 
-    pub(crate) fn diag(&mut self, code: DiagCode, severity: Severity, message: String, path: &str, task: Option<&str>, meta: &EventMeta<'_>, kind: &str) {
+    pub(crate) fn diag(
+        &mut self,
+        code: DiagCode,
+        severity: Severity,
+        message: String,
+        path: &str,
+        task: Option<&str>,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) {
         let mut d = Diagnostic::new(code, severity, message, path);
         d.kind = Some(kind.to_owned());
         d.task_id = task.map(str::to_owned);
@@ -233,12 +242,16 @@ impl Store {
         if self.raw_log.len() >= self.limits.raw_log_events {
             self.raw_log.pop_front();
         }
-        self.raw_log.push_back((meta.position, crate::events::bounded_raw(meta.raw)));
+        self.raw_log
+            .push_back((meta.position, crate::events::bounded_raw(meta.raw)));
     }
 
     /// One task by id.
     pub fn task(&self, id: &str) -> Option<&Task> {
-        self.task_index.get(id).and_then(|&i| self.tasks.get(i)).map(|s| &s.view)
+        self.task_index
+            .get(id)
+            .and_then(|&i| self.tasks.get(i))
+            .map(|s| &s.view)
     }
 
     /// Every task, in creation order.
@@ -270,7 +283,10 @@ impl Store {
 
     /// One artifact by id.
     pub fn artifact(&self, id: &str) -> Option<&Artifact> {
-        self.artifact_index.get(id).and_then(|&i| self.artifacts.get(i)).map(|s| &s.view)
+        self.artifact_index
+            .get(id)
+            .and_then(|&i| self.artifacts.get(i))
+            .map(|s| &s.view)
     }
 
     /// Every artifact, in creation order.
@@ -280,12 +296,18 @@ impl Store {
 
     /// A file artifact's bytes so far.
     pub fn artifact_bytes(&self, id: &str) -> Option<&[u8]> {
-        self.artifact_index.get(id).and_then(|&i| self.artifacts.get(i)).map(|s| s.bytes.as_slice())
+        self.artifact_index
+            .get(id)
+            .and_then(|&i| self.artifacts.get(i))
+            .map(|s| s.bytes.as_slice())
     }
 
     /// A dataset's rows as a JSON array text.
     pub fn artifact_rows_json(&self, id: &str) -> Option<String> {
-        let slot = self.artifact_index.get(id).and_then(|&i| self.artifacts.get(i))?;
+        let slot = self
+            .artifact_index
+            .get(id)
+            .and_then(|&i| self.artifacts.get(i))?;
         let mut s = String::with_capacity(slot.rows.len() + 2);
         s.push('[');
         s.push_str(&slot.rows);
@@ -295,12 +317,18 @@ impl Store {
 
     /// Open input requests routed to the user (`requireUser`, or not answered by a coordinator).
     pub fn pending_inputs(&self) -> impl Iterator<Item = &InputRequest> {
-        self.tasks.iter().flat_map(|t| t.view.inputs.iter()).filter(|i| i.state == RequestState::Open)
+        self.tasks
+            .iter()
+            .flat_map(|t| t.view.inputs.iter())
+            .filter(|i| i.state == RequestState::Open)
     }
 
     /// Open auth requests (always for the user).
     pub fn pending_auths(&self) -> impl Iterator<Item = &AuthRequest> {
-        self.tasks.iter().flat_map(|t| t.view.auths.iter()).filter(|a| a.state == RequestState::Open)
+        self.tasks
+            .iter()
+            .flat_map(|t| t.view.auths.iter())
+            .filter(|a| a.state == RequestState::Open)
     }
 
     /// One input request by id.
@@ -335,20 +363,31 @@ impl Store {
         if !self.deadlines.iter().any(|d| d.0 <= now) {
             return;
         }
-        let due: Vec<Deadline> = self.deadlines.iter().copied().filter(|d| d.0 <= now).collect();
+        let due: Vec<Deadline> = self
+            .deadlines
+            .iter()
+            .copied()
+            .filter(|d| d.0 <= now)
+            .collect();
         self.deadlines.retain(|d| d.0 > now);
         for (_, t, is_auth, i) in due {
             let v = self.bump();
-            let Some(slot) = self.tasks.get_mut(t) else { continue };
+            let Some(slot) = self.tasks.get_mut(t) else {
+                continue;
+            };
             let (id, task_id) = if is_auth {
-                let Some(a) = slot.view.auths.get_mut(i) else { continue };
+                let Some(a) = slot.view.auths.get_mut(i) else {
+                    continue;
+                };
                 if a.state != RequestState::Open {
                     continue;
                 }
                 a.state = RequestState::Expired;
                 (a.id.clone(), a.task_id.clone())
             } else {
-                let Some(r) = slot.view.inputs.get_mut(i) else { continue };
+                let Some(r) = slot.view.inputs.get_mut(i) else {
+                    continue;
+                };
                 if r.state != RequestState::Open {
                     continue;
                 }
@@ -356,8 +395,17 @@ impl Store {
                 (r.id.clone(), r.task_id.clone())
             };
             slot.view.revision = v;
-            let what = if is_auth { "auth request" } else { "input request" };
-            let mut d = Diagnostic::new(DiagCode::RequestExpired, Severity::Warning, format!("{what} {id} expired before it was answered"), "$");
+            let what = if is_auth {
+                "auth request"
+            } else {
+                "input request"
+            };
+            let mut d = Diagnostic::new(
+                DiagCode::RequestExpired,
+                Severity::Warning,
+                format!("{what} {id} expired before it was answered"),
+                "$",
+            );
             d.task_id = Some(task_id);
             self.push_diagnostic(d);
         }

@@ -3,7 +3,9 @@
 
 use super::macros::view_struct;
 use crate::events::field::str_enum;
-use crate::events::{AuthType, Encoding, Initiator, InputType, ProvidedBy, TaskStatus, ThoughtType, Verbosity};
+use crate::events::{
+    AuthType, Encoding, Initiator, InputType, ProvidedBy, TaskStatus, ThoughtType, Verbosity,
+};
 use crate::json::WriteJson;
 
 /// JSON text kept as received (arguments, results, schemas, records): parsed only when read.

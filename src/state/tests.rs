@@ -8,17 +8,28 @@ const TS: &str = "2025-11-06T10:30:00Z";
 fn ev(json: &str) -> String {
     // Adds the envelope fields to a partial event.
     let t = json.trim();
-    let body = t.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(t);
+    let body = t
+        .strip_prefix('{')
+        .and_then(|b| b.strip_suffix('}'))
+        .unwrap_or(t);
     format!(r#"{{"contextId":"ctx","timestamp":"{TS}",{body}}}"#)
 }
 
 fn apply_all(store: &mut Store, events: &[String]) {
     for (i, e) in events.iter().enumerate() {
         let mut d = Vec::new();
-        let cx = EventContext { sse_type: "message", event_id: "", position: i as u64 };
+        let cx = EventContext {
+            sse_type: "message",
+            event_id: "",
+            position: i as u64,
+        };
         let decoded: Option<AgentEvent<'_>> = decode_event(e, &cx, &mut d);
         assert!(d.is_empty(), "event {i} did not decode cleanly: {d:?}");
-        let meta = EventMeta { event_id: "", position: i as u64, raw: e };
+        let meta = EventMeta {
+            event_id: "",
+            position: i as u64,
+            raw: e,
+        };
         store.apply(&decoded.expect("decoded"), &meta);
     }
 }
@@ -80,8 +91,14 @@ fn subtree_in_either_announcement_order() {
     .map(|e| ev(e))
     .collect();
     apply_all(&mut s, &evs);
-    assert_eq!(s.task("root").map(|t| t.children.clone()), Some(vec!["a".to_owned(), "b".to_owned()]));
-    assert_eq!(s.task("b").and_then(|t| t.prompt.clone()).as_deref(), Some("do b"));
+    assert_eq!(
+        s.task("root").map(|t| t.children.clone()),
+        Some(vec!["a".to_owned(), "b".to_owned()])
+    );
+    assert_eq!(
+        s.task("b").and_then(|t| t.prompt.clone()).as_deref(),
+        Some("do b")
+    );
     assert!(s.is_in_subtree("a1", "root"));
     assert!(!s.is_in_subtree("b", "a"));
     assert_eq!(s.roots().count(), 1);
@@ -116,7 +133,11 @@ fn rules_between_events_become_diagnostics() {
     let t = s.task("t").expect("task");
     assert_eq!(t.content, "");
     assert_eq!(t.status, Some(crate::events::TaskStatus::Completed));
-    assert_eq!(t.tools.len(), 1, "progress without start still shows the tool");
+    assert_eq!(
+        t.tools.len(),
+        1,
+        "progress without start still shows the tool"
+    );
 }
 
 #[test]
@@ -138,17 +159,50 @@ fn tools_inputs_and_auth_lifecycle() {
     // The unsafe URL is a decode-time warning; apply by hand to check the store's flag.
     for (i, e) in evs.iter().enumerate() {
         let mut d = Vec::new();
-        let cx = EventContext { sse_type: "message", event_id: "", position: i as u64 };
+        let cx = EventContext {
+            sse_type: "message",
+            event_id: "",
+            position: i as u64,
+        };
         let decoded = decode_event(e, &cx, &mut d).expect("decoded");
-        s.apply(&decoded, &EventMeta { event_id: "", position: i as u64, raw: e });
+        s.apply(
+            &decoded,
+            &EventMeta {
+                event_id: "",
+                position: i as u64,
+                raw: e,
+            },
+        );
     }
     let t = s.task("t").expect("task");
     let tool = &t.tools[0];
-    assert_eq!((tool.state, tool.progress, tool.steps_completed, tool.steps_total), (ToolState::Succeeded, 1.0, Some(3), Some(5)));
-    assert_eq!(tool.result.as_ref().map(|r| r.0.as_str()), Some(r#"{"n":1}"#));
-    assert_eq!(s.input("i1").map(|i| (i.state, i.routing)), Some((RequestState::Answered, Routing::Coordinator)));
-    assert_eq!(s.input("i2").map(|i| (i.state, i.routing)), Some((RequestState::Open, Routing::User)));
-    assert_eq!(s.pending_inputs().map(|i| i.id.as_str()).collect::<Vec<_>>(), vec!["i2"]);
+    assert_eq!(
+        (
+            tool.state,
+            tool.progress,
+            tool.steps_completed,
+            tool.steps_total
+        ),
+        (ToolState::Succeeded, 1.0, Some(3), Some(5))
+    );
+    assert_eq!(
+        tool.result.as_ref().map(|r| r.0.as_str()),
+        Some(r#"{"n":1}"#)
+    );
+    assert_eq!(
+        s.input("i1").map(|i| (i.state, i.routing)),
+        Some((RequestState::Answered, Routing::Coordinator))
+    );
+    assert_eq!(
+        s.input("i2").map(|i| (i.state, i.routing)),
+        Some((RequestState::Open, Routing::User))
+    );
+    assert_eq!(
+        s.pending_inputs()
+            .map(|i| i.id.as_str())
+            .collect::<Vec<_>>(),
+        vec!["i2"]
+    );
     assert_eq!(s.auth("a1").map(|a| a.url_safe), Some(true));
     assert_eq!(s.auth("a2").map(|a| a.url_safe), Some(false));
 }
@@ -190,13 +244,25 @@ fn artifacts_files_data_and_datasets() {
     assert_eq!(s.artifact_bytes("f"), Some(&b"hello"[..]));
     let f = s.artifact("f").expect("file");
     assert_eq!((f.size, f.complete), (Some(5), Some(true)));
-    assert_eq!(f.sha256.as_deref(), Some("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"));
+    assert_eq!(
+        f.sha256.as_deref(),
+        Some("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+    );
     let d = s.artifact("d").expect("data");
-    assert_eq!((d.version, d.data.as_ref().map(|r| r.0.as_str())), (Some(2.0), Some(r#"{"v":2}"#)));
+    assert_eq!(
+        (d.version, d.data.as_ref().map(|r| r.0.as_str())),
+        (Some(2.0), Some(r#"{"v":2}"#))
+    );
     let ds = s.artifact("s").expect("dataset");
     assert_eq!((ds.row_count, ds.complete), (Some(3), Some(true)));
-    assert_eq!(s.artifact_rows_json("s").as_deref(), Some(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":"bad","b":"z"}]"#));
-    assert_eq!(codes(&s), vec![DiagCode::VersionRegression, DiagCode::SchemaMismatch]);
+    assert_eq!(
+        s.artifact_rows_json("s").as_deref(),
+        Some(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":"bad","b":"z"}]"#)
+    );
+    assert_eq!(
+        codes(&s),
+        vec![DiagCode::VersionRegression, DiagCode::SchemaMismatch]
+    );
     assert_eq!(s.task("t").map(|t| t.artifacts.len()), Some(3));
 }
 
@@ -223,7 +289,14 @@ fn a_gap_that_never_fills_is_reported_and_the_rest_shown() {
 
 #[test]
 fn limits_produce_diagnostics_not_growth() {
-    let limits = Limits { max_tasks: 2, max_content_bytes: 4, max_pending_chunks: 2, max_thoughts_per_task: 1, max_diagnostics: 3, ..Limits::default() };
+    let limits = Limits {
+        max_tasks: 2,
+        max_content_bytes: 4,
+        max_pending_chunks: 2,
+        max_thoughts_per_task: 1,
+        max_diagnostics: 3,
+        ..Limits::default()
+    };
     let mut s = Store::new(limits);
     let evs: Vec<String> = [
         r#"{"kind":"content-delta","taskId":"t","delta":"abc","index":0}"#,
@@ -238,9 +311,20 @@ fn limits_produce_diagnostics_not_growth() {
     .collect();
     apply_all(&mut s, &evs);
     assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("abc"));
-    assert_eq!(s.task("u").map(|t| t.content.as_str()), Some("xyz"), "window overflow gives up the gap");
+    assert_eq!(
+        s.task("u").map(|t| t.content.as_str()),
+        Some("xyz"),
+        "window overflow gives up the gap"
+    );
     assert!(s.task("v").is_none());
-    assert_eq!(codes(&s), vec![DiagCode::LimitExceeded, DiagCode::ChunkGap, DiagCode::LimitExceeded]);
+    assert_eq!(
+        codes(&s),
+        vec![
+            DiagCode::LimitExceeded,
+            DiagCode::ChunkGap,
+            DiagCode::LimitExceeded
+        ]
+    );
     assert_eq!(s.diagnostics_total(), 3);
 }
 
@@ -250,8 +334,17 @@ fn version_changes_only_with_visible_state() {
     let e = ev(r#"{"kind":"internal:checkpoint","taskId":"t","iteration":1}"#);
     let before = s.version();
     apply_all(&mut s, &[e]);
-    assert_eq!(s.version(), before, "internal events change nothing visible");
-    apply_all(&mut s, &[ev(r#"{"kind":"content-delta","taskId":"t","delta":"a","index":0}"#)]);
+    assert_eq!(
+        s.version(),
+        before,
+        "internal events change nothing visible"
+    );
+    apply_all(
+        &mut s,
+        &[ev(
+            r#"{"kind":"content-delta","taskId":"t","delta":"a","index":0}"#,
+        )],
+    );
     let v1 = s.version();
     assert!(v1 > before);
     assert_eq!(s.task("t").map(|t| t.revision), Some(v1));

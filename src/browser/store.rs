@@ -1,0 +1,675 @@
+//! `AgentStore`: the framework-neutral store a UI subscribes to.
+//!
+//! Feed it bytes (network chunks, any boundaries), strings, or already-parsed events; read
+//! immutable snapshots (`getSnapshot()` keeps its identity until something visible changed,
+//! and unchanged tasks/artifacts keep theirs too); subscribe to changes; receive events of
+//! chosen kinds, filtered in wasm before they cross into JavaScript.
+//!
+//! Re-entrancy: user callbacks run only after the store released its internal borrow, so a
+//! handler may call back into the store.
+
+use super::convert::{from_json, to_json};
+use super::error::{check_alive, js_error};
+use crate::filter::{kind_matches, match_kind, EventFilter};
+use crate::json::WriteJson;
+use crate::pipeline::Session;
+use crate::sse::SseConfig;
+use crate::state::Limits;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_STORE: &str = r#"
+/** Options of `new AgentStore(options)`; every field is optional. */
+export interface AgentStoreOptions {
+    /** Longest SSE line accepted (bytes). Default 16 MiB. */
+    maxLineBytes?: number;
+    /** Largest SSE event accepted (bytes). Default 16 MiB. */
+    maxEventBytes?: number;
+    /** Tasks kept. Default 10,000. */
+    maxTasks?: number;
+    /** Answer bytes per task. Default 16 MiB. */
+    maxContentBytes?: number;
+    /** Artifacts kept. Default 10,000. */
+    maxArtifacts?: number;
+    /** Bytes per artifact. Default 64 MiB. */
+    maxArtifactBytes?: number;
+    /** Rows per dataset. Default 1,000,000. */
+    maxDatasetRows?: number;
+    /** Out-of-order chunks held per stream. Default 256. */
+    maxPendingChunks?: number;
+    /** Thoughts kept per task. Default 1,000. */
+    maxThoughtsPerTask?: number;
+    /** Diagnostics kept. Default 1,000. */
+    maxDiagnostics?: number;
+    /** Raw events kept in the debug ring (0 = off). Default 0. */
+    rawLogEvents?: number;
+}
+
+/** What `getSnapshot()` returns: immutable; identical object until something visible changed. */
+export interface Snapshot {
+    /** Changes exactly when visible state changed. */
+    version: number;
+    /** Every task, in creation order (unchanged tasks keep their object identity). */
+    tasks: Task[];
+    /** Root tasks (no parent). */
+    roots: Task[];
+    /** Every artifact, in creation order. */
+    artifacts: Artifact[];
+    /** Diagnostics kept (bounded), oldest first. */
+    diagnostics: Diagnostic[];
+    /** Input requests still open. */
+    pendingInputs: InputRequest[];
+    /** Auth requests still open. */
+    pendingAuths: AuthRequest[];
+}
+
+/** Selects events for `on`/`subscribeEvents`; all fields optional (internal events are off by default). */
+export interface EventFilterSpec {
+    kinds?: string | string[];
+    taskId?: string;
+    subtree?: boolean;
+    contextId?: string;
+    thoughtTypes?: ThoughtType[];
+    maxVerbosity?: Verbosity;
+    minConfidence?: number;
+    requireUser?: boolean;
+    includeInternal?: boolean;
+}
+
+/** A kind pattern for `on`: an exact kind, a group such as `tool-*`, or `*`. */
+export type KindPattern = AgentEvent["kind"] | "tool-*" | "input-*" | "auth-*" | "task-*" | "content-*" | "artifact-*" | "internal:*" | "*";
+
+/** The events `on(pattern, …)` delivers for a pattern. */
+export type EventOf<K extends KindPattern> =
+    K extends "*" ? AgentEvent :
+    K extends `${infer P}*` ? Extract<AgentEvent, { kind: `${P}${string}` }> | (K extends "artifact-*" ? Extract<AgentEvent, { kind: "file-write" | "data-write" | "dataset-write" }> : never) :
+    Extract<AgentEvent, { kind: K }>;
+
+export interface AgentStore {
+    /**
+     * Calls `handler` with every applied event of `kind` (narrowed type), after the store was
+     * updated. Returns the unsubscribe function.
+     * @example store.on("tool-progress", (e) => bar(e.toolCallId, e.progress));
+     */
+    on<K extends KindPattern>(kind: K, handler: (event: EventOf<K>) => void): () => void;
+}
+"#;
+
+struct Handler {
+    id: u32,
+    filter: HandlerFilter,
+    f: js_sys::Function,
+}
+
+enum HandlerFilter {
+    Kind(String),
+    Full(Box<EventFilter>),
+}
+
+struct Inner {
+    session: Session,
+    next_id: u32,
+    listeners: Vec<(u32, js_sys::Function)>,
+    handlers: Vec<Handler>,
+    /// Events to deliver after the borrow is released: (handler ids, event JSON).
+    queue: Vec<(Vec<u32>, String)>,
+    snapshot: Option<(u64, JsValue)>,
+    tasks_cache: HashMap<String, (u64, JsValue)>,
+    artifacts_cache: HashMap<String, (u64, JsValue)>,
+    closed: bool,
+}
+
+/// The framework-neutral agent store: feed it a stream, read snapshots, subscribe.
+///
+/// ```ts
+/// const store = new AgentStore();
+/// const stop = store.subscribe(() => render(store.getSnapshot()));
+/// store.on("tool-progress", (e) => console.log(e.toolCallId, e.progress));
+/// store.feed(new TextEncoder().encode('event: task-created\ndata: {...}\n\n'));
+/// ```
+#[wasm_bindgen]
+pub struct AgentStore {
+    inner: Rc<RefCell<Inner>>,
+}
+
+fn opt_usize(o: &JsValue, key: &str) -> Result<Option<usize>, JsValue> {
+    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
+            Ok(Some(n as usize))
+        }
+        _ => Err(js_error(
+            "invalid-argument",
+            &format!("options.{key} must be a whole number >= 0"),
+        )),
+    }
+}
+
+/// Reads store options from a JS object (undefined → defaults).
+pub(crate) fn read_options(options: &JsValue) -> Result<(SseConfig, Limits), JsValue> {
+    let mut sse = SseConfig::default();
+    let mut l = Limits::default();
+    if options.is_undefined() || options.is_null() {
+        return Ok((sse, l));
+    }
+    if !options.is_object() {
+        return Err(js_error("invalid-argument", "options must be an object"));
+    }
+    macro_rules! set {
+        ($target:expr, $key:literal) => {
+            if let Some(v) = opt_usize(options, $key)? {
+                $target = v;
+            }
+        };
+    }
+    set!(sse.max_line_bytes, "maxLineBytes");
+    set!(sse.max_event_bytes, "maxEventBytes");
+    set!(l.max_tasks, "maxTasks");
+    set!(l.max_content_bytes, "maxContentBytes");
+    set!(l.max_artifacts, "maxArtifacts");
+    set!(l.max_artifact_bytes, "maxArtifactBytes");
+    set!(l.max_dataset_rows, "maxDatasetRows");
+    set!(l.max_pending_chunks, "maxPendingChunks");
+    set!(l.max_thoughts_per_task, "maxThoughtsPerTask");
+    set!(l.max_diagnostics, "maxDiagnostics");
+    set!(l.raw_log_events, "rawLogEvents");
+    Ok((sse, l))
+}
+
+impl AgentStore {
+    fn borrow_mut(&self) -> Result<std::cell::RefMut<'_, Inner>, JsValue> {
+        check_alive()?;
+        let inner = self
+            .inner
+            .try_borrow_mut()
+            .map_err(|_| js_error("invalid-state", "agentwire store is busy"))?;
+        if inner.closed {
+            return Err(js_error("closed", "this AgentStore was closed"));
+        }
+        Ok(inner)
+    }
+
+    fn borrow(&self) -> Result<std::cell::Ref<'_, Inner>, JsValue> {
+        check_alive()?;
+        self.inner
+            .try_borrow()
+            .map_err(|_| js_error("invalid-state", "agentwire store is busy"))
+    }
+
+    /// Runs `work` on the session, then (borrow released) delivers queued events and notifies
+    /// subscribers if the visible state changed.
+    fn update(&self, work: impl FnOnce(&mut Inner)) -> Result<(), JsValue> {
+        let (queue, handlers, listeners) = {
+            let mut inner = self.borrow_mut()?;
+            let before = inner.session.store().version();
+            work(&mut inner);
+            let changed = inner.session.store().version() != before;
+            let queue = std::mem::take(&mut inner.queue);
+            let handlers: Vec<(u32, js_sys::Function)> = if queue.is_empty() {
+                Vec::new()
+            } else {
+                inner.handlers.iter().map(|h| (h.id, h.f.clone())).collect()
+            };
+            let listeners: Vec<js_sys::Function> = if changed {
+                inner.listeners.iter().map(|(_, f)| f.clone()).collect()
+            } else {
+                Vec::new()
+            };
+            (queue, handlers, listeners)
+        };
+        let mut first_err: Option<JsValue> = None;
+        for (ids, json) in queue {
+            let ev = from_json(&json)?;
+            for (id, f) in handlers.iter().filter(|(id, _)| ids.contains(id)) {
+                // A handler removed meanwhile (by an earlier handler) is skipped.
+                if !self
+                    .inner
+                    .try_borrow()
+                    .map(|i| i.handlers.iter().any(|h| h.id == *id))
+                    .unwrap_or(false)
+                {
+                    continue;
+                }
+                if let Err(e) = f.call1(&JsValue::NULL, &ev) {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        for f in listeners {
+            if let Err(e) = f.call0(&JsValue::NULL) {
+                first_err.get_or_insert(e);
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn feed_bytes(&self, bytes: &[u8]) -> Result<(), JsValue> {
+        self.update(|inner| {
+            let Inner {
+                session,
+                handlers,
+                queue,
+                ..
+            } = inner;
+            session.feed(bytes, &mut |ev, _meta, store| {
+                queue_event(handlers, queue, ev, store)
+            });
+        })
+    }
+
+    fn subscribe_fn(
+        &self,
+        f: js_sys::Function,
+        filter: HandlerFilter,
+    ) -> Result<js_sys::Function, JsValue> {
+        let id = {
+            let mut inner = self.borrow_mut()?;
+            inner.next_id += 1;
+            let id = inner.next_id;
+            inner.handlers.push(Handler { id, filter, f });
+            id
+        };
+        Ok(unsubscribe_fn(&self.inner, id, false))
+    }
+}
+
+fn queue_event(
+    handlers: &[Handler],
+    queue: &mut Vec<(Vec<u32>, String)>,
+    ev: &crate::events::AgentEvent<'_>,
+    store: &crate::state::Store,
+) {
+    if handlers.is_empty() {
+        return;
+    }
+    let kind = match_kind(ev);
+    let internal = kind.starts_with("internal:");
+    let ids: Vec<u32> = handlers
+        .iter()
+        .filter(|h| match &h.filter {
+            HandlerFilter::Kind(p) => {
+                kind_matches(p, kind) && (!internal || p.starts_with("internal:") || p == kind)
+            }
+            HandlerFilter::Full(f) => f.matches(ev, store),
+        })
+        .map(|h| h.id)
+        .collect();
+    if !ids.is_empty() {
+        let mut s = String::new();
+        ev.write_json(&mut s);
+        queue.push((ids, s));
+    }
+}
+
+/// A JS function that removes listener/handler `id` (idempotent).
+fn unsubscribe_fn(inner: &Rc<RefCell<Inner>>, id: u32, listener: bool) -> js_sys::Function {
+    let weak = Rc::downgrade(inner);
+    let cb = Closure::once_into_js(move || {
+        if let Some(rc) = weak.upgrade() {
+            if let Ok(mut i) = rc.try_borrow_mut() {
+                if listener {
+                    i.listeners.retain(|(x, _)| *x != id);
+                } else {
+                    i.handlers.retain(|h| h.id != id);
+                }
+            }
+        }
+    });
+    cb.unchecked_into()
+}
+
+fn cached_json<T: WriteJson>(
+    cache: &mut HashMap<String, (u64, JsValue)>,
+    id: &str,
+    revision: u64,
+    item: &T,
+) -> Result<JsValue, JsValue> {
+    if let Some((rev, v)) = cache.get(id) {
+        if *rev == revision {
+            return Ok(v.clone());
+        }
+    }
+    let mut s = String::new();
+    item.write_json(&mut s);
+    let v = from_json(&s)?;
+    cache.insert(id.to_owned(), (revision, v.clone()));
+    Ok(v)
+}
+
+fn json_array<'a, T: WriteJson + 'a>(
+    items: impl Iterator<Item = &'a T>,
+) -> Result<JsValue, JsValue> {
+    let mut s = String::from("[");
+    for (i, it) in items.enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        it.write_json(&mut s);
+    }
+    s.push(']');
+    from_json(&s)
+}
+
+#[wasm_bindgen]
+impl AgentStore {
+    /// A new, empty store. `options` sets limits (see `AgentStoreOptions`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: JsValue,
+    ) -> Result<AgentStore, JsValue> {
+        check_alive()?;
+        let (sse, limits) = read_options(&options)?;
+        Ok(AgentStore {
+            inner: Rc::new(RefCell::new(Inner {
+                session: Session::new(sse, limits),
+                next_id: 0,
+                listeners: Vec::new(),
+                handlers: Vec::new(),
+                queue: Vec::new(),
+                snapshot: None,
+                tasks_cache: HashMap::new(),
+                artifacts_cache: HashMap::new(),
+                closed: false,
+            })),
+        })
+    }
+
+    /// Feeds the next bytes of an SSE stream (any chunk boundaries).
+    pub fn feed(&self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.feed_bytes(chunk)
+    }
+
+    /// Feeds SSE text (e.g. a recording read as a string).
+    #[wasm_bindgen(js_name = feedText)]
+    pub fn feed_text(&self, text: &str) -> Result<(), JsValue> {
+        self.feed_bytes(text.as_bytes())
+    }
+
+    /// Applies one already-parsed event (an object or its JSON text), as from a custom transport.
+    #[wasm_bindgen(js_name = pushEvent)]
+    pub fn push_event(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "AgentEvent | Record<string, unknown> | string")]
+        event: JsValue,
+    ) -> Result<(), JsValue> {
+        let text = match event.as_string() {
+            Some(s) => s,
+            None => to_json(&event)?,
+        };
+        self.update(|inner| {
+            let Inner {
+                session,
+                handlers,
+                queue,
+                ..
+            } = inner;
+            session.push_json(&text, &mut |ev, _meta, store| {
+                queue_event(handlers, queue, ev, store)
+            });
+        })
+    }
+
+    /// Marks the end of the stream: an unterminated event is discarded and chunks that never
+    /// arrived are reported as `chunk-gap` diagnostics.
+    pub fn finish(&self) -> Result<(), JsValue> {
+        self.update(|inner| inner.session.finish())
+    }
+
+    /// Forgets a partial event (call when a connection drops, before feeding the next one).
+    /// The last event id is kept for the resume.
+    #[wasm_bindgen(js_name = resetStream)]
+    pub fn reset_stream(&self) -> Result<(), JsValue> {
+        self.borrow_mut()?.session.parser().reset();
+        Ok(())
+    }
+
+    /// The SSE last event id (send it as `Last-Event-ID` to resume).
+    #[wasm_bindgen(getter, js_name = lastEventId)]
+    pub fn last_event_id(&self) -> Result<String, JsValue> {
+        Ok(self
+            .borrow_mut()?
+            .session
+            .parser()
+            .last_event_id()
+            .to_owned())
+    }
+
+    /// The server's `retry:` reconnection time in ms, if it sent one.
+    #[wasm_bindgen(getter)]
+    pub fn retry(&self) -> Result<Option<f64>, JsValue> {
+        Ok(self
+            .borrow_mut()?
+            .session
+            .parser()
+            .retry()
+            .map(|r| r as f64))
+    }
+
+    /// Changes exactly when visible state changed.
+    #[wasm_bindgen(getter)]
+    pub fn version(&self) -> Result<f64, JsValue> {
+        Ok(self.borrow()?.session.store().version() as f64)
+    }
+
+    /// The current state as an immutable snapshot. Returns the same object until something
+    /// visible changed (usable as-is with React's `useSyncExternalStore`).
+    #[wasm_bindgen(js_name = getSnapshot, unchecked_return_type = "Snapshot")]
+    pub fn get_snapshot(&self) -> Result<JsValue, JsValue> {
+        let mut guard = self.borrow_mut_any()?;
+        let inner = &mut *guard;
+        let version = inner.session.store().version();
+        if let Some((v, snap)) = &inner.snapshot {
+            if *v == version {
+                return Ok(snap.clone());
+            }
+        }
+        let store = inner.session.store();
+        let tasks = js_sys::Array::new();
+        let roots = js_sys::Array::new();
+        for t in store.tasks() {
+            let v = cached_json(&mut inner.tasks_cache, &t.id, t.revision, t)?;
+            if t.parent_id.is_none() {
+                roots.push(&v);
+            }
+            tasks.push(&v);
+        }
+        let artifacts = js_sys::Array::new();
+        for a in store.artifacts() {
+            artifacts.push(&cached_json(
+                &mut inner.artifacts_cache,
+                &a.id,
+                a.revision,
+                a,
+            )?);
+        }
+        let snap = js_sys::Object::new();
+        let set = |k: &str, v: &JsValue| {
+            js_sys::Reflect::set(&snap, &JsValue::from_str(k), v).map(|_| ())
+        };
+        set("version", &JsValue::from_f64(version as f64))?;
+        set("tasks", &tasks)?;
+        set("roots", &roots)?;
+        set("artifacts", &artifacts)?;
+        set("diagnostics", &json_array(store.diagnostics())?)?;
+        set("pendingInputs", &json_array(store.pending_inputs())?)?;
+        set("pendingAuths", &json_array(store.pending_auths())?)?;
+        let frozen: JsValue = js_sys::Object::freeze(&snap).into();
+        inner.snapshot = Some((version, frozen.clone()));
+        Ok(frozen)
+    }
+
+    /// Calls `listener()` after every change of visible state. Returns the unsubscribe
+    /// function (the Svelte-style contract: subscribe returns its own unsubscribe).
+    pub fn subscribe(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "() => void")] listener: js_sys::Function,
+    ) -> Result<js_sys::Function, JsValue> {
+        let id = {
+            let mut inner = self.borrow_mut()?;
+            inner.next_id += 1;
+            let id = inner.next_id;
+            inner.listeners.push((id, listener));
+            id
+        };
+        Ok(unsubscribe_fn(&self.inner, id, true))
+    }
+
+    /// `on(kind, handler)` (typed in `interface AgentStore` above).
+    #[wasm_bindgen(js_name = on, skip_typescript)]
+    pub fn on_kind(
+        &self,
+        kind: String,
+        handler: js_sys::Function,
+    ) -> Result<js_sys::Function, JsValue> {
+        self.subscribe_fn(handler, HandlerFilter::Kind(kind))
+    }
+
+    /// Calls `handler` with every applied event that passes `filter` (evaluated in wasm).
+    /// Returns the unsubscribe function.
+    #[wasm_bindgen(js_name = subscribeEvents, unchecked_return_type = "() => void")]
+    pub fn subscribe_events(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EventFilterSpec")] filter: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(event: AgentEvent) => void")]
+        handler: js_sys::Function,
+    ) -> Result<JsValue, JsValue> {
+        let text = if filter.is_undefined() || filter.is_null() {
+            "{}".to_owned()
+        } else {
+            to_json(&filter)?
+        };
+        let f = EventFilter::from_json(&text).map_err(|e| js_error("invalid-argument", &e))?;
+        Ok(self
+            .subscribe_fn(handler, HandlerFilter::Full(Box::new(f)))?
+            .into())
+    }
+
+    /// One task, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "Task | undefined")]
+    pub fn task(&self, id: &str) -> Result<JsValue, JsValue> {
+        let mut guard = self.borrow_mut_any()?;
+        let inner = &mut *guard;
+        match inner.session.store().task(id) {
+            Some(t) => cached_json(&mut inner.tasks_cache, &t.id, t.revision, t),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// One artifact's description, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "Artifact | undefined")]
+    pub fn artifact(&self, id: &str) -> Result<JsValue, JsValue> {
+        let mut guard = self.borrow_mut_any()?;
+        let inner = &mut *guard;
+        match inner.session.store().artifact(id) {
+            Some(a) => cached_json(&mut inner.artifacts_cache, &a.id, a.revision, a),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// A file artifact's bytes (a copy), or `undefined`.
+    #[wasm_bindgen(js_name = artifactBytes)]
+    pub fn artifact_bytes(&self, id: &str) -> Result<Option<Vec<u8>>, JsValue> {
+        Ok(self
+            .borrow()?
+            .session
+            .store()
+            .artifact_bytes(id)
+            .map(<[u8]>::to_vec))
+    }
+
+    /// A file artifact's text (UTF-8 decoded, invalid bytes replaced), or `undefined`.
+    #[wasm_bindgen(js_name = artifactText)]
+    pub fn artifact_text(&self, id: &str) -> Result<Option<String>, JsValue> {
+        Ok(self
+            .borrow()?
+            .session
+            .store()
+            .artifact_bytes(id)
+            .map(|b| String::from_utf8_lossy(b).into_owned()))
+    }
+
+    /// A dataset's rows, or `undefined`.
+    #[wasm_bindgen(js_name = artifactRows, unchecked_return_type = "Record<string, unknown>[] | undefined")]
+    pub fn artifact_rows(&self, id: &str) -> Result<JsValue, JsValue> {
+        match self.borrow()?.session.store().artifact_rows_json(id) {
+            Some(text) => from_json(&text),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Diagnostics kept (bounded), oldest first.
+    #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
+    pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
+        json_array(self.borrow()?.session.store().diagnostics())
+    }
+
+    /// Open input requests.
+    #[wasm_bindgen(js_name = pendingInputs, unchecked_return_type = "InputRequest[]")]
+    pub fn pending_inputs(&self) -> Result<JsValue, JsValue> {
+        json_array(self.borrow()?.session.store().pending_inputs())
+    }
+
+    /// Open auth requests (always for the user).
+    #[wasm_bindgen(js_name = pendingAuths, unchecked_return_type = "AuthRequest[]")]
+    pub fn pending_auths(&self) -> Result<JsValue, JsValue> {
+        json_array(self.borrow()?.session.store().pending_auths())
+    }
+
+    /// The whole state as JSON text (debugging, persistence).
+    #[wasm_bindgen(js_name = stateJson)]
+    pub fn state_json(&self) -> Result<String, JsValue> {
+        Ok(self.borrow()?.session.store().state_json())
+    }
+
+    /// Advances the store's clock (ms since epoch) so open requests can expire while the
+    /// stream is idle.
+    #[wasm_bindgen(js_name = advanceClock)]
+    pub fn advance_clock(&self, now_ms: f64) -> Result<(), JsValue> {
+        self.update(|inner| inner.session.store_mut().advance_clock(now_ms as i64))
+    }
+
+    /// Stops delivery: removes every listener and handler; later calls fail with `closed`.
+    pub fn close(&self) {
+        if let Ok(mut inner) = self.inner.try_borrow_mut() {
+            inner.closed = true;
+            inner.listeners.clear();
+            inner.handlers.clear();
+            inner.queue.clear();
+        }
+    }
+
+    /// Number of listeners plus event handlers currently registered (for leak checks).
+    #[wasm_bindgen(getter, js_name = listenerCount)]
+    pub fn listener_count(&self) -> usize {
+        self.inner
+            .try_borrow()
+            .map(|i| i.listeners.len() + i.handlers.len())
+            .unwrap_or(0)
+    }
+}
+
+impl AgentStore {
+    /// Mutable access for read paths that fill caches (allowed after close).
+    fn borrow_mut_any(&self) -> Result<std::cell::RefMut<'_, Inner>, JsValue> {
+        check_alive()?;
+        self.inner
+            .try_borrow_mut()
+            .map_err(|_| js_error("invalid-state", "agentwire store is busy"))
+    }
+
+    /// Shared handle for sources that feed this store.
+    pub(crate) fn handle(&self) -> AgentStore {
+        AgentStore {
+            inner: self.inner.clone(),
+        }
+    }
+}
