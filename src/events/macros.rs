@@ -53,7 +53,7 @@ macro_rules! canonical_events {
                     if sink.failed {
                         return None;
                     }
-                    $( let Some($field) = $field else { return None }; )*
+                    $( let $field = $field?; )*
                     Some(Self { $( $field, )* extra })
                 }
 

@@ -211,6 +211,7 @@ impl Store {
         self.errors_total
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn diag(
         &mut self,
         code: DiagCode,

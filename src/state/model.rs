@@ -389,46 +389,55 @@ str_enum! {
     Dataset = "dataset", }
 }
 
+#[allow(clippy::derivable_impls)]
 impl Default for ToolState {
     fn default() -> Self {
         ToolState::Running
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for RequestState {
     fn default() -> Self {
         RequestState::Open
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for Routing {
     fn default() -> Self {
         Routing::User
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for ArtifactKind {
     fn default() -> Self {
         ArtifactKind::File
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for InputType {
     fn default() -> Self {
         InputType::Custom
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for AuthType {
     fn default() -> Self {
         AuthType::Custom
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for TaskStatus {
     fn default() -> Self {
         TaskStatus::Working
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for ThoughtType {
     fn default() -> Self {
         ThoughtType::Reasoning
     }
 }
+#[allow(clippy::derivable_impls)]
 impl Default for Verbosity {
     fn default() -> Self {
         Verbosity::Normal
