@@ -23,7 +23,20 @@ pub fn generate(turns: usize) -> (Vec<u8>, usize) {
         seed ^= seed << 17;
         seed % m
     };
-    let words = ["the ", "agent ", "data ", "résumé ", "🙂 ", "\\\"quoted\\\" ", "sales ", "increased ", "by ", "15% ", "in ", "Q4 "];
+    let words = [
+        "the ",
+        "agent ",
+        "data ",
+        "résumé ",
+        "🙂 ",
+        "\\\"quoted\\\" ",
+        "sales ",
+        "increased ",
+        "by ",
+        "15% ",
+        "in ",
+        "Q4 ",
+    ];
     let ts = "2025-11-06T10:30:00.123Z";
     let mut push = |out: &mut String, kind: &str, body: String| {
         let ev = kind.trim_start_matches("internal:");
@@ -33,7 +46,11 @@ pub fn generate(turns: usize) -> (Vec<u8>, usize) {
     for t in 0..turns {
         let task = format!("task-{t:06}");
         push(&mut out, "task-created", format!("\"taskId\":\"{task}\",\"initiator\":\"user\",\"metadata\":{{\"agentId\":\"a\",\"model\":\"m\"}}"));
-        push(&mut out, "task-status", format!("\"taskId\":\"{task}\",\"status\":\"working\""));
+        push(
+            &mut out,
+            "task-status",
+            format!("\"taskId\":\"{task}\",\"status\":\"working\""),
+        );
         push(&mut out, "internal:llm-call", format!("\"taskId\":\"{task}\",\"iteration\":1,\"model\":\"m\",\"messageCount\":3,\"toolCount\":2"));
         for k in 0..3 {
             push(&mut out, "thought-stream", format!("\"taskId\":\"{task}\",\"thoughtId\":\"th-{t}-{k}\",\"thoughtType\":\"planning\",\"verbosity\":\"normal\",\"content\":\"I will query the sales database and aggregate by region\",\"index\":{k},\"metadata\":{{\"confidence\":0.8}}"));
@@ -48,7 +65,11 @@ pub fn generate(turns: usize) -> (Vec<u8>, usize) {
         }
         for i in 0..8 {
             let data = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(36);
-            let meta = if i == 0 { ",\"name\":\"r.md\",\"mimeType\":\"text/markdown\",\"encoding\":\"utf-8\"" } else { "" };
+            let meta = if i == 0 {
+                ",\"name\":\"r.md\",\"mimeType\":\"text/markdown\",\"encoding\":\"utf-8\""
+            } else {
+                ""
+            };
             push(&mut out, "file-write", format!("\"taskId\":\"{task}\",\"artifactId\":\"f-{t}\",\"data\":\"{data}\",\"index\":{i},\"complete\":{}{meta}", i == 7));
         }
         for b in 0..4 {
@@ -60,10 +81,22 @@ pub fn generate(turns: usize) -> (Vec<u8>, usize) {
         for i in 0..ntok {
             let w = words[rnd(words.len() as u64) as usize];
             full.push_str(w);
-            push(&mut out, "content-delta", format!("\"taskId\":\"{task}\",\"delta\":\"{w}\",\"index\":{i}"));
+            push(
+                &mut out,
+                "content-delta",
+                format!("\"taskId\":\"{task}\",\"delta\":\"{w}\",\"index\":{i}"),
+            );
         }
-        push(&mut out, "content-complete", format!("\"taskId\":\"{task}\",\"content\":\"{full}\""));
-        push(&mut out, "task-status", format!("\"taskId\":\"{task}\",\"status\":\"completed\""));
+        push(
+            &mut out,
+            "content-complete",
+            format!("\"taskId\":\"{task}\",\"content\":\"{full}\""),
+        );
+        push(
+            &mut out,
+            "task-status",
+            format!("\"taskId\":\"{task}\",\"status\":\"completed\""),
+        );
         push(&mut out, "task-complete", format!("\"taskId\":\"{task}\",\"content\":\"{full}\",\"metadata\":{{\"duration\":100,\"iterations\":2,\"tokensUsed\":900}}"));
     }
     (out.into_bytes(), n)
@@ -74,39 +107,45 @@ const CHUNK: usize = 64 * 1024;
 #[divan::bench(args = [20, 200])]
 fn sse_parse_only(b: Bencher, turns: usize) {
     let (bytes, n) = generate(turns);
-    b.counter(BytesCount::new(bytes.len())).counter(ItemsCount::new(n)).bench(|| {
-        let mut p = SseParser::new(SseConfig::default());
-        let mut count = 0usize;
-        for c in bytes.chunks(CHUNK) {
-            p.feed(c, &mut |_| count += 1);
-        }
-        count
-    });
+    b.counter(BytesCount::new(bytes.len()))
+        .counter(ItemsCount::new(n))
+        .bench(|| {
+            let mut p = SseParser::new(SseConfig::default());
+            let mut count = 0usize;
+            for c in bytes.chunks(CHUNK) {
+                p.feed(c, &mut |_| count += 1);
+            }
+            count
+        });
 }
 
 #[divan::bench(args = [20, 200])]
 fn parse_decode_validate(b: Bencher, turns: usize) {
     let (bytes, n) = generate(turns);
-    b.counter(BytesCount::new(bytes.len())).counter(ItemsCount::new(n)).bench(|| {
-        let mut d = StreamDecoder::new(SseConfig::default());
-        let mut count = 0usize;
-        for c in bytes.chunks(CHUNK) {
-            d.feed(c, &mut |_| count += 1);
-        }
-        count
-    });
+    b.counter(BytesCount::new(bytes.len()))
+        .counter(ItemsCount::new(n))
+        .bench(|| {
+            let mut d = StreamDecoder::new(SseConfig::default());
+            let mut count = 0usize;
+            for c in bytes.chunks(CHUNK) {
+                d.feed(c, &mut |_| count += 1);
+            }
+            count
+        });
 }
 
 #[divan::bench(args = [20, 200])]
 fn parse_decode_validate_assemble(b: Bencher, turns: usize) {
     let (bytes, n) = generate(turns);
-    b.counter(BytesCount::new(bytes.len())).counter(ItemsCount::new(n)).bench(|| {
-        let mut s = Session::new(SseConfig::default(), Limits::default());
-        for c in bytes.chunks(CHUNK) {
-            s.feed(c, &mut |_, _, _| {});
-        }
-        s.finish();
-        assert_eq!(s.store().errors_total(), 0);
-        s.store().version()
-    });
+    b.counter(BytesCount::new(bytes.len()))
+        .counter(ItemsCount::new(n))
+        .bench(|| {
+            let mut s = Session::new(SseConfig::default(), Limits::default());
+            for c in bytes.chunks(CHUNK) {
+                s.feed(c, &mut |_, _, _| {});
+            }
+            s.finish();
+            assert_eq!(s.store().errors_total(), 0);
+            s.store().version()
+        });
 }

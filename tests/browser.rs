@@ -44,52 +44,84 @@ const STREAM: &str = concat!(
 fn decoder_yields_events_and_diagnostics_across_any_split() {
     let bytes = STREAM.as_bytes();
     for split in [1usize, 7, 100, 333, bytes.len() - 1] {
-        let mut d = StreamDecoder::new(JsValue::UNDEFINED).expect("decoder");
+        let mut d = StreamDecoder::new(None).expect("decoder");
         let a: Array = d.feed(&bytes[..split]).expect("feed").unchecked_into();
         let b: Array = d.feed(&bytes[split..]).expect("feed").unchecked_into();
         let all: Vec<JsValue> = a.iter().chain(b.iter()).collect();
         assert_eq!(all.len(), 7, "split {split}");
         assert_eq!(get(&get(&all[2], "event"), "progress").as_f64(), Some(0.5));
-        assert_eq!(get(&get(&all[3], "event"), "delta").as_string().as_deref(), Some("Hé🙂"));
-        assert_eq!(get(&get(&all[6], "diagnostic"), "code").as_string().as_deref(), Some("invalid-json"));
+        assert_eq!(
+            get(&get(&all[3], "event"), "delta").as_string().as_deref(),
+            Some("Hé🙂")
+        );
+        assert_eq!(
+            get(&get(&all[6], "diagnostic"), "code")
+                .as_string()
+                .as_deref(),
+            Some("invalid-json")
+        );
         assert_eq!(d.last_event_id(), "5");
     }
 }
 
 #[wasm_bindgen_test]
 fn store_snapshots_subscriptions_and_typed_handlers() {
-    let store = Rc::new(AgentStore::new(JsValue::UNDEFINED).expect("store"));
+    let store = Rc::new(AgentStore::new(None).expect("store"));
     let notified = Rc::new(Cell::new(0));
     let n = notified.clone();
     let listener = Closure::<dyn FnMut()>::new(move || n.set(n.get() + 1));
-    let unsubscribe = store.subscribe(listener.as_ref().unchecked_ref::<Function>().clone()).expect("subscribe");
+    let unsubscribe = store
+        .subscribe(listener.as_ref().unchecked_ref::<Function>().clone())
+        .expect("subscribe");
     let progress = Rc::new(RefCell::new(Vec::<f64>::new()));
     let p = progress.clone();
     // A re-entrant handler: it reads the store while being called by it.
     let s2 = store.clone();
     let handler = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-        p.borrow_mut().push(get(&e, "progress").as_f64().unwrap_or(-1.0));
+        p.borrow_mut()
+            .push(get(&e, "progress").as_f64().unwrap_or(-1.0));
         let snap = s2.get_snapshot().expect("re-entrant read works");
         assert!(get(&snap, "version").as_f64().unwrap_or(0.0) > 0.0);
     });
-    let off = store.on_kind("tool-*".into(), handler.as_ref().unchecked_ref::<Function>().clone()).expect("on");
+    let off = store
+        .on_kind(
+            "tool-*".into(),
+            handler.as_ref().unchecked_ref::<Function>().clone(),
+        )
+        .expect("on");
     let internal_seen = Rc::new(Cell::new(0));
     let i2 = internal_seen.clone();
     let any = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-        if get(&e, "kind").as_string().is_some_and(|k| k.starts_with("internal:")) {
+        if get(&e, "kind")
+            .as_string()
+            .is_some_and(|k| k.starts_with("internal:"))
+        {
             i2.set(i2.get() + 1);
         }
     });
-    let _off_any = store.on_kind("*".into(), any.as_ref().unchecked_ref::<Function>().clone()).expect("on *");
+    let _off_any = store
+        .on_kind("*".into(), any.as_ref().unchecked_ref::<Function>().clone())
+        .expect("on *");
 
     store.feed_text(STREAM).expect("feed");
     assert!(notified.get() >= 1);
-    assert_eq!(*progress.borrow(), vec![-1.0, 0.5], "tool-start then tool-progress");
-    assert_eq!(internal_seen.get(), 0, "internal events are not delivered to `*`");
+    assert_eq!(
+        *progress.borrow(),
+        vec![-1.0, 0.5],
+        "tool-start then tool-progress"
+    );
+    assert_eq!(
+        internal_seen.get(),
+        0,
+        "internal events are not delivered to `*`"
+    );
 
     let snap1 = store.get_snapshot().expect("snapshot");
     let snap2 = store.get_snapshot().expect("snapshot");
-    assert!(Object::is(&snap1, &snap2), "same object until something changes");
+    assert!(
+        Object::is(&snap1, &snap2),
+        "same object until something changes"
+    );
     let task = Array::from(&get(&snap1, "tasks")).get(0);
     assert_eq!(get(&task, "content").as_string().as_deref(), Some("Hé🙂!"));
     assert_eq!(Array::from(&get(&snap1, "diagnostics")).length(), 1);
@@ -119,7 +151,7 @@ async fn eventsource_against_the_scenario_server() {
     let Some(base) = option_env!("AGENTWIRE_TEST_SERVER") else {
         panic!("AGENTWIRE_TEST_SERVER is not set: run scripts/browser-tests.sh");
     };
-    let store = AgentStore::new(JsValue::UNDEFINED).expect("store");
+    let store = AgentStore::new(None).expect("store");
     let url = format!("{base}/api/stream?scenario=quick&seed=7&speed=0");
     let mut conn = EventSourceConnection::new(&store, &url, false).expect("connect");
     assert_eq!(conn.listener_count() > 0, true);
@@ -128,16 +160,28 @@ async fn eventsource_against_the_scenario_server() {
         sleep(50).await;
         let snap = store.get_snapshot().expect("snapshot");
         let roots = Array::from(&get(&snap, "roots"));
-        if roots.length() > 0 && get(&roots.get(0), "status").as_string().as_deref() == Some("completed") && get(&roots.get(0), "contentComplete").as_bool() == Some(true) {
+        if roots.length() > 0
+            && get(&roots.get(0), "status").as_string().as_deref() == Some("completed")
+            && get(&roots.get(0), "contentComplete").as_bool() == Some(true)
+        {
             done = true;
             break;
         }
     }
     conn.close();
-    assert!(done, "the quick scenario completed over EventSource: {}", store.state_json().unwrap_or_default());
+    assert!(
+        done,
+        "the quick scenario completed over EventSource: {}",
+        store.state_json().unwrap_or_default()
+    );
     assert_eq!(conn.listener_count(), 0, "close removes every listener");
     assert_eq!(conn.state(), "closed");
     let snap = store.get_snapshot().expect("snapshot");
     assert!(Array::from(&get(&snap, "artifacts")).length() >= 3);
-    assert_eq!(Array::from(&get(&snap, "diagnostics")).length(), 0, "{}", store.state_json().unwrap_or_default());
+    assert_eq!(
+        Array::from(&get(&snap, "diagnostics")).length(),
+        0,
+        "{}",
+        store.state_json().unwrap_or_default()
+    );
 }

@@ -28,10 +28,10 @@ impl StreamDecoder {
     /// A decoder; `options.maxLineBytes` / `options.maxEventBytes` bound memory.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: Option<JsValue>,
     ) -> Result<StreamDecoder, JsValue> {
         check_alive()?;
-        let (sse, _) = read_options(&options)?;
+        let (sse, _) = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;
         Ok(StreamDecoder {
             inner: CoreDecoder::new(sse),
         })

@@ -364,10 +364,10 @@ impl AgentStore {
     /// A new, empty store. `options` sets limits (see `AgentStoreOptions`).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: Option<JsValue>,
     ) -> Result<AgentStore, JsValue> {
         check_alive()?;
-        let (sse, limits) = read_options(&options)?;
+        let (sse, limits) = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;
         Ok(AgentStore {
             inner: Rc::new(RefCell::new(Inner {
                 session: Session::new(sse, limits),

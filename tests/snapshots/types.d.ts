@@ -115,15 +115,15 @@ export interface TaskCreated {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The parent task, when this is a subtask.
      */
-    parentTaskId?: Str;
+    parentTaskId?: string;
     /**
      * Who started it.
      */
@@ -131,7 +131,7 @@ export interface TaskCreated {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `agentId`, `model`, and anything else.
      */
@@ -145,11 +145,11 @@ export interface TaskStatusEvent {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The new status.
      */
@@ -157,11 +157,11 @@ export interface TaskStatusEvent {
     /**
      * Human-readable status message.
      */
-    message?: Str;
+    message?: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `reason` (failed/canceled), `blockedBy` (waiting-*), and anything else.
      */
@@ -175,23 +175,23 @@ export interface TaskComplete {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The final text response (wins over the assembled deltas).
      */
-    content?: Str;
+    content?: string;
     /**
      * Ids of the artifacts the task created.
      */
-    artifacts?: Str[];
+    artifacts?: string[];
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `duration` (ms), `iterations`, `tokensUsed`, and anything else.
      */
@@ -205,15 +205,15 @@ export interface ContentDelta {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Text to append.
      */
-    delta: Str;
+    delta: string;
     /**
      * Chunk sequence number, 0-based.
      */
@@ -221,7 +221,7 @@ export interface ContentDelta {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -231,19 +231,19 @@ export interface ContentComplete {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The full assembled content.
      */
-    content: Str;
+    content: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -253,19 +253,19 @@ export interface ToolStart {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Unique id of this tool invocation.
      */
-    toolCallId: Str;
+    toolCallId: string;
     /**
      * The tool's name.
      */
-    toolName: Str;
+    toolName: string;
     /**
      * The call's arguments.
      */
@@ -273,7 +273,7 @@ export interface ToolStart {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `provider`, `concurrent`, and anything else.
      */
@@ -287,15 +287,15 @@ export interface ToolProgress {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The tool invocation.
      */
-    toolCallId: Str;
+    toolCallId: string;
     /**
      * 0.0 to 1.0.
      */
@@ -303,11 +303,11 @@ export interface ToolProgress {
     /**
      * Progress description.
      */
-    message?: Str;
+    message?: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `step`, `stepsCompleted`, `stepsTotal`, and anything else.
      */
@@ -321,19 +321,19 @@ export interface ToolComplete {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The tool invocation.
      */
-    toolCallId: Str;
+    toolCallId: string;
     /**
      * The tool's name.
      */
-    toolName: Str;
+    toolName: string;
     /**
      * Whether it succeeded.
      */
@@ -345,11 +345,11 @@ export interface ToolComplete {
     /**
      * The error message when it failed.
      */
-    error?: Str;
+    error?: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `duration` (ms), `cached`, `retries`, and anything else.
      */
@@ -363,15 +363,15 @@ export interface InputRequired {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Unique id of this request.
      */
-    inputId: Str;
+    inputId: string;
     /**
      * `true`: must reach the user; otherwise a coordinator may answer first.
      */
@@ -383,7 +383,7 @@ export interface InputRequired {
     /**
      * What is being requested.
      */
-    prompt: Str;
+    prompt: string;
     /**
      * JSON Schema of the expected value.
      */
@@ -395,7 +395,7 @@ export interface InputRequired {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `toolCall`, `urgency`, `timeout` (seconds), and anything else.
      */
@@ -409,15 +409,15 @@ export interface InputReceived {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The request answered.
      */
-    inputId: Str;
+    inputId: string;
     /**
      * Who answered.
      */
@@ -425,15 +425,15 @@ export interface InputReceived {
     /**
      * The user, when a user answered.
      */
-    userId?: Str;
+    userId?: string;
     /**
      * The agent, when a coordinator answered.
      */
-    agentId?: Str;
+    agentId?: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `duration` (ms), and anything else.
      */
@@ -447,15 +447,15 @@ export interface AuthRequired {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Unique id of this auth request.
      */
-    authId: Str;
+    authId: string;
     /**
      * The mechanism.
      */
@@ -463,23 +463,23 @@ export interface AuthRequired {
     /**
      * e.g. `google`, `github`.
      */
-    provider?: Str;
+    provider?: string;
     /**
      * Requested scopes.
      */
-    scopes?: Str[];
+    scopes?: string[];
     /**
      * User-facing message.
      */
-    prompt: Str;
+    prompt: string;
     /**
      * Where to authenticate (only `https:`, or `http:` on localhost, is ever opened).
      */
-    authUrl?: Str;
+    authUrl?: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `expiresIn` (seconds), and anything else.
      */
@@ -493,23 +493,23 @@ export interface AuthCompleted {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The auth request answered.
      */
-    authId: Str;
+    authId: string;
     /**
      * The user who authenticated.
      */
-    userId: Str;
+    userId: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `expiresAt`, and anything else.
      */
@@ -523,19 +523,19 @@ export interface FileWrite {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The artifact.
      */
-    artifactId: Str;
+    artifactId: string;
     /**
      * Text, or base64 when `encoding` is `base64`.
      */
-    data: Str;
+    data: string;
     /**
      * Chunk sequence, 0-based.
      */
@@ -547,19 +547,19 @@ export interface FileWrite {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * File name (first chunk only).
      */
-    name?: Str;
+    name?: string;
     /**
      * Description (first chunk only).
      */
-    description?: Str;
+    description?: string;
     /**
      * MIME type (first chunk only).
      */
-    mimeType?: Str;
+    mimeType?: string;
     /**
      * Data encoding (first chunk only; default utf-8).
      */
@@ -577,23 +577,23 @@ export interface DataWrite {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The artifact.
      */
-    artifactId: Str;
+    artifactId: string;
     /**
      * Artifact name.
      */
-    name?: Str;
+    name?: string;
     /**
      * Description.
      */
-    description?: Str;
+    description?: string;
     /**
      * The complete record.
      */
@@ -601,7 +601,7 @@ export interface DataWrite {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `toolCallId`, `version`, and anything else.
      */
@@ -615,15 +615,15 @@ export interface DatasetWrite {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The artifact.
      */
-    artifactId: Str;
+    artifactId: string;
     /**
      * The rows of this batch.
      */
@@ -639,15 +639,15 @@ export interface DatasetWrite {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * Dataset name (first batch only).
      */
-    name?: Str;
+    name?: string;
     /**
      * Description (first batch only).
      */
-    description?: Str;
+    description?: string;
     /**
      * JSON Schema of a row (first batch only).
      */
@@ -665,27 +665,27 @@ export interface SubtaskCreated {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The parent task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The new subtask.
      */
-    subtaskId: Str;
+    subtaskId: string;
     /**
      * Which sub-agent.
      */
-    agentId?: Str;
+    agentId?: string;
     /**
      * What was requested.
      */
-    prompt: Str;
+    prompt: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -695,15 +695,15 @@ export interface ThoughtStream {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Unique id of this thought.
      */
-    thoughtId: Str;
+    thoughtId: string;
     /**
      * Category.
      */
@@ -715,7 +715,7 @@ export interface ThoughtStream {
     /**
      * The thought.
      */
-    content: Str;
+    content: string;
     /**
      * Sequence number, 0-based.
      */
@@ -723,7 +723,7 @@ export interface ThoughtStream {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
     /**
      * `confidence` (0..1), `alternatives`, `relatedTo`, and anything else.
      */
@@ -737,11 +737,11 @@ export interface InternalThoughtProcess {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Loop iteration.
      */
@@ -753,7 +753,7 @@ export interface InternalThoughtProcess {
     /**
      * Internal reasoning.
      */
-    reasoning: Str;
+    reasoning: string;
     /**
      * Execution state.
      */
@@ -761,7 +761,7 @@ export interface InternalThoughtProcess {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -771,11 +771,11 @@ export interface InternalLlmCall {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Loop iteration.
      */
@@ -783,7 +783,7 @@ export interface InternalLlmCall {
     /**
      * The model.
      */
-    model?: Str;
+    model?: string;
     /**
      * Messages sent.
      */
@@ -795,7 +795,7 @@ export interface InternalLlmCall {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -805,11 +805,11 @@ export interface InternalCheckpoint {
     /**
      * The conversation/session.
      */
-    contextId: Str;
+    contextId: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * Loop iteration.
      */
@@ -817,7 +817,7 @@ export interface InternalCheckpoint {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -827,23 +827,23 @@ export interface InternalToolStart {
     /**
      * The conversation/session (absent in the A2A alignment's shape).
      */
-    contextId?: Str;
+    contextId?: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The tool's name.
      */
-    toolName: Str;
+    toolName: string;
     /**
      * The tool invocation.
      */
-    toolCallId: Str;
+    toolCallId: string;
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -853,15 +853,15 @@ export interface InternalToolComplete {
     /**
      * The conversation/session (absent in the A2A alignment's shape).
      */
-    contextId?: Str;
+    contextId?: string;
     /**
      * The task.
      */
-    taskId: Str;
+    taskId: string;
     /**
      * The tool invocation.
      */
-    toolCallId: Str;
+    toolCallId: string;
     /**
      * Whether it succeeded.
      */
@@ -869,7 +869,7 @@ export interface InternalToolComplete {
     /**
      * ISO 8601.
      */
-    timestamp: Str;
+    timestamp: string;
 }
 
 /**
@@ -879,15 +879,15 @@ export interface UnknownEvent {
     /**
      * The event's own `kind` string.
      */
-    unknownKind: Str;
+    unknownKind: string;
     /**
      * Its `contextId`, when it has a string one.
      */
-    contextId?: Str;
+    contextId?: string;
     /**
      * Its `taskId`, when it has a string one.
      */
-    taskId?: Str;
+    taskId?: string;
     /**
      * The whole event object as received.
      */

@@ -1,0 +1,25 @@
+// Every marked line must be a type error: if the types decayed to `any`, tsc reports
+// "Unused '@ts-expect-error' directive" and the type test fails.
+import type { AgentEvent, Diagnostic, TaskStatus } from "agentwire";
+import { AgentStore } from "agentwire";
+
+export function wrong(e: AgentEvent, store: AgentStore): void {
+  if (e.kind === "content-delta") {
+    // @ts-expect-error content-delta has no progress
+    console.log(e.progress);
+  }
+  if (e.kind === "tool-progress") {
+    // @ts-expect-error progress is a number
+    const s: string = e.progress;
+    console.log(s);
+  }
+  // @ts-expect-error not a status
+  const st: TaskStatus = "done";
+  // @ts-expect-error not a diagnostic code
+  const code: Diagnostic["code"] = "nope";
+  // @ts-expect-error tool-start has no progress
+  store.on("tool-start", (ev) => console.log(ev.progress));
+  // @ts-expect-error not a kind
+  store.on("no-such-kind", () => {});
+  console.log(st, code);
+}
