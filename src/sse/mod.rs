@@ -388,19 +388,15 @@ impl SseParser {
                 self.event_type.clear();
                 self.event_type.push_str(&decode(value));
             }
-            b"id" => {
-                if memchr::memchr(0, value).is_none() {
-                    self.id_buffer.clear();
-                    self.id_buffer.push_str(&decode(value));
-                }
+            b"id" if memchr::memchr(0, value).is_none() => {
+                self.id_buffer.clear();
+                self.id_buffer.push_str(&decode(value));
             }
-            b"retry" => {
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    let ms = value.iter().fold(0u64, |acc, &d| {
-                        acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-                    });
-                    self.retry = Some(ms);
-                }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                let ms = value.iter().fold(0u64, |acc, &d| {
+                    acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                });
+                self.retry = Some(ms);
             }
             _ => {}
         }
