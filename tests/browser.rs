@@ -154,7 +154,7 @@ async fn eventsource_against_the_scenario_server() {
     let store = AgentStore::new(None).expect("store");
     let url = format!("{base}/api/stream?scenario=quick&seed=7&speed=0");
     let mut conn = EventSourceConnection::new(&store, &url, false).expect("connect");
-    assert_eq!(conn.listener_count() > 0, true);
+    assert!(conn.listener_count() > 0);
     let mut done = false;
     for _ in 0..200 {
         sleep(50).await;

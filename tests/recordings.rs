@@ -4,6 +4,8 @@
 //! Refresh an expectation after a reviewed change with
 //! `cargo run --bin agentwire -- state tests/recordings/X.sse > tests/recordings/X.expected.json`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use agentwire::pipeline::Session;
 use agentwire::sse::SseConfig;
 use agentwire::state::Limits;
@@ -27,11 +29,19 @@ fn recordings_assemble_to_their_expected_state_at_every_chunking() {
             continue;
         }
         let expected_path = path.with_extension("expected.json");
-        let expected: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap_or_else(|_| panic!("{} has no expected state", path.display()))).expect("expected json");
+        let expected: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(&expected_path)
+                .unwrap_or_else(|_| panic!("{} has no expected state", path.display())),
+        )
+        .expect("expected json");
         let bytes = std::fs::read(&path).expect("read recording");
         for chunk in [1, 2, 7, 64, 1000, bytes.len()] {
-            assert_eq!(assemble(&bytes, chunk), expected, "{} at chunk size {chunk}", path.display());
+            assert_eq!(
+                assemble(&bytes, chunk),
+                expected,
+                "{} at chunk size {chunk}",
+                path.display()
+            );
         }
         n += 1;
     }

@@ -2,6 +2,8 @@
 //! shows up in review as a diff of `tests/snapshots/types.d.ts`.
 //! Refresh with `UPDATE_SNAPSHOTS=1 cargo test --test ts_decl`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use agentwire::events::*;
 use tsify::Tsify;
 

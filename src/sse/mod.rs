@@ -18,8 +18,9 @@
 //! - **Panic-free** on any input.
 //!
 //! Decisions where the standard is silent (no limits there):
-//! - A comment line (first byte `:`) is never buffered and never "too long": its content is
-//!   not needed, so it is skipped whatever its length (keep-alive padding is harmless).
+//! - A comment line (first byte `:`) is never buffered (its content is not needed). One longer
+//!   than `max_line_bytes` is still reported ([`SseDiagnostic::LineTooLong`]), but it does not
+//!   drop the event around it: a comment is not part of any event.
 //! - A dropped event (too long line or too large data) has no effect at all from the problem
 //!   line to the blank line that ends it, and its `id` field (even one seen before the problem
 //!   line) does not become the last event ID: the block is as if it had not been sent. A
@@ -48,7 +49,8 @@ const BOM_DONE: u8 = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SseConfig {
     /// The longest line kept, in bytes, without its line end (and without a leading BOM).
-    /// A longer line is discarded with [`SseDiagnostic::LineTooLong`]. Comment lines are exempt.
+    /// A longer line is discarded with [`SseDiagnostic::LineTooLong`] (and its event dropped,
+    /// unless the line is a comment).
     pub max_line_bytes: usize,
     /// The largest event data kept, in bytes of UTF-8 (the `data` lines joined with `'\n'`, as
     /// dispatched). A larger event is dropped with [`SseDiagnostic::EventTooLarge`].
@@ -82,7 +84,9 @@ pub struct SseEvent<'a> {
 pub enum SseDiagnostic {
     /// A line longer than `max_line_bytes`: the line was discarded (bytes skipped until the next
     /// line end, without buffering them) and the event it belonged to is dropped (not
-    /// dispatched; parser resumes normal operation at the next blank line).
+    /// dispatched; parser resumes normal operation at the next blank line). A comment line is
+    /// never buffered and does not belong to an event: an over-long one is reported, nothing
+    /// is dropped.
     LineTooLong {
         /// The configured `max_line_bytes`.
         limit: usize,
@@ -137,9 +141,8 @@ pub struct SseParser {
     config: SseConfig,
     /// The start of a line cut by the end of a chunk (never a comment, never over the limit).
     line: Vec<u8>,
-    /// The rest of the current (non-empty) line is discarded: a comment, an over-long line, or
-    /// a line of a dropped event.
-    skip_line: bool,
+    /// Whether (and why) the rest of the current, non-empty line is discarded.
+    skip: Skip,
     /// The current event is dropped: ignore lines up to the next blank line.
     drop_event: bool,
     /// The previous chunk ended with a CR: a LF starting the next chunk belongs to it.
@@ -167,7 +170,7 @@ impl SseParser {
         SseParser {
             config,
             line: Vec::new(),
-            skip_line: false,
+            skip: Skip::No,
             drop_event: false,
             pending_cr: false,
             bom_matched: 0,
@@ -237,7 +240,7 @@ impl SseParser {
         clear_string(&mut self.data);
         clear_string(&mut self.event_type);
         self.id_buffer.clone_from(&self.last_event_id);
-        self.skip_line = false;
+        self.skip = Skip::No;
         self.drop_event = false;
         self.pending_cr = false;
         self.bom_matched = 0;
@@ -306,27 +309,46 @@ impl SseParser {
 
     /// Bytes of the current line (no CR/LF, non-empty) with its end not yet seen.
     fn partial(&mut self, bytes: &[u8], sink: &mut dyn FnMut(SseItem<'_>)) {
-        if self.skip_line {
-            return;
+        let seen = match self.skip {
+            Skip::Line => return,
+            Skip::Comment(seen) => seen,
+            Skip::No if self.drop_event => {
+                self.skip = Skip::Line;
+                return;
+            }
+            Skip::No if self.line.is_empty() && bytes.first() == Some(&b':') => 0,
+            Skip::No => {
+                if self.line.len().saturating_add(bytes.len()) > self.config.max_line_bytes {
+                    clear_vec(&mut self.line);
+                    self.skip = Skip::Line;
+                    self.line_too_long(sink);
+                } else {
+                    self.line.extend_from_slice(bytes);
+                }
+                return;
+            }
+        };
+        // A comment: only its length is tracked, to report it once it is too long.
+        let seen = seen.saturating_add(bytes.len());
+        if seen > self.config.max_line_bytes {
+            self.skip = Skip::Line;
+            self.comment_too_long(sink);
+        } else {
+            self.skip = Skip::Comment(seen);
         }
-        if self.drop_event || (self.line.is_empty() && bytes.first() == Some(&b':')) {
-            self.skip_line = true;
-            return;
-        }
-        if self.line.len().saturating_add(bytes.len()) > self.config.max_line_bytes {
-            clear_vec(&mut self.line);
-            self.skip_line = true;
-            self.line_too_long(sink);
-            return;
-        }
-        self.line.extend_from_slice(bytes);
     }
 
     /// The end of a line was seen; `part` is its last part (from this chunk).
     fn end_line(&mut self, part: &[u8], sink: &mut dyn FnMut(SseItem<'_>)) {
-        if self.skip_line {
-            self.skip_line = false;
-            return;
+        match std::mem::replace(&mut self.skip, Skip::No) {
+            Skip::No => {}
+            Skip::Line => return,
+            Skip::Comment(seen) => {
+                if seen.saturating_add(part.len()) > self.config.max_line_bytes {
+                    self.comment_too_long(sink);
+                }
+                return;
+            }
         }
         if self.drop_event {
             if part.is_empty() {
@@ -357,6 +379,9 @@ impl SseParser {
             return;
         };
         if first == b':' {
+            if line.len() > self.config.max_line_bytes {
+                self.comment_too_long(sink);
+            }
             return;
         }
         if line.len() > self.config.max_line_bytes {
@@ -431,6 +456,13 @@ impl SseParser {
         self.drop_current_event();
     }
 
+    /// An over-long comment is reported but drops nothing: a comment is not part of an event.
+    fn comment_too_long(&self, sink: &mut dyn FnMut(SseItem<'_>)) {
+        sink(SseItem::Diagnostic(SseDiagnostic::LineTooLong {
+            limit: self.config.max_line_bytes,
+        }));
+    }
+
     /// Drops the event in progress: its lines are ignored up to the next blank line.
     fn drop_current_event(&mut self) {
         self.drop_event = true;
@@ -440,6 +472,17 @@ impl SseParser {
             self.id_buffer.clone_from(&self.last_event_id);
         }
     }
+}
+
+/// Why the rest of the current line is being skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// Not skipping: the line is processed (buffered if it is cut by a chunk end).
+    No,
+    /// An over-long line, or a line of a dropped event: skipped silently.
+    Line,
+    /// A comment of this many bytes so far (reported if it grows over the limit).
+    Comment(usize),
 }
 
 /// UTF-8 decoding with U+FFFD replacement; borrows (no allocation) when the bytes are valid.
