@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
 # Idempotent set-up: installs what is missing, checks versions rather than presence.
-# Safe to run repeatedly; used by scripts/demo.sh and scripts/test.sh.
+# Safe to run repeatedly and unattended (CI=true, no stdin); used by scripts/demo.sh and
+# scripts/test.sh. Installs: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli at exactly the
+# crate's pinned wasm-bindgen version, Debian's Chromium + chromedriver, Node if absent, and the
+# pinned npm tools of tools/package-lock.json (wasm-opt, tsc, esbuild, playwright-core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WASM_BINDGEN_VERSION=0.2.130
-export PATH="$HOME/.cargo/bin:$PATH"
-
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[setup] %s\n' "$*"; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo -n "$@" || die "needs root for: $* (sudo -n failed)"
+  else die "needs root for: $*"; fi
+}
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 
-# 1. Rust target for the browser build.
+# The wasm-bindgen CLI must equal the crate's wasm-bindgen exactly; Cargo.lock is the source of truth.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$WASM_BINDGEN_VERSION" ] || WASM_BINDGEN_VERSION=0.2.130
+WASM_OPT_MAJOR=132   # binaryen from tools/package-lock.json (older ones cannot parse rustc 1.95 output)
+NODE_MIN_MAJOR=18
+
+# 1. Rust (rustup is a prerequisite), the browser target, rustfmt and clippy.
+command -v rustup >/dev/null || die "rustup not found: install Rust (https://rustup.rs) first"
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "adding rust target wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
@@ -21,25 +39,41 @@ for comp in rustfmt clippy; do
   fi
 done
 
-# 2. wasm-bindgen CLI at exactly the crate's pinned version (also provides wasm-bindgen-test-runner).
+# 2. wasm-bindgen CLI (also provides wasm-bindgen-test-runner), exact version. With --locked the
+#    install fails here (its lockfile pins a crate version the registry no longer serves): fall back.
 have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have_wb" != "$WASM_BINDGEN_VERSION" ]; then
-  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have_wb:-none})"
-  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force \
-    || cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+have_wbr=$(wasm-bindgen-test-runner --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_wb" != "$WASM_BINDGEN_VERSION" ] || [ "$have_wbr" != "$WASM_BINDGEN_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have_wb:-none}, test runner: ${have_wbr:-none}; ~2 min)"
+  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force --quiet 2>/dev/null \
+    || cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force --quiet
 fi
 
-# 3. Chromium + chromedriver from Debian (same source package, always matching).
-if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
-  log "installing chromium and chromium-driver from Debian"
-  export DEBIAN_FRONTEND=noninteractive
-  as_root apt-get update -qq
-  as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+# 3. Chromium + chromedriver from Debian (same source package, so their versions always match).
+chrome_v=$(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1 || true)
+driver_v=$(/usr/bin/chromedriver --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1 || true)
+if [ -z "$chrome_v" ] || [ -z "$driver_v" ] || [ "${chrome_v%.*}" != "${driver_v%.*}" ]; then
+  log "installing chromium and chromium-driver from Debian (found: ${chrome_v:-none} / driver ${driver_v:-none})"
+  apt_install chromium chromium-driver
 fi
 
-# 4. npm tools (binaryen's wasm-opt, typescript, playwright-core, vite) pinned in tools/package-lock.json.
-if ! [ -d tools/node_modules ] || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
-  log "installing npm tools (tools/)"
-  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
+# 4. Node (any >= 18; Node 20 is what this is tested with) and npm.
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt "$NODE_MIN_MAJOR" ] || ! command -v npm >/dev/null; then
+  log "installing nodejs and npm from Debian (found node major: $node_major)"
+  apt_install nodejs npm
 fi
-log "ok: $(rustc --version | cut -d' ' -f1-2), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+
+# 5. npm tools pinned in tools/package-lock.json; reinstalled when the lock is newer than the
+#    install or the installed wasm-opt is not the pinned one.
+have_wo=$(tools/node_modules/.bin/wasm-opt --version 2>/dev/null | awk '{print $3}' || true)
+if ! [ -f tools/node_modules/.package-lock.json ] \
+   || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ] \
+   || [ "$have_wo" != "$WASM_OPT_MAJOR" ]; then
+  log "installing npm tools (tools/: binaryen, typescript, esbuild, playwright-core)"
+  (cd tools && npm ci --no-audit --no-fund --loglevel=error </dev/null)
+fi
+
+log "ok: $(rustc --version | cut -d' ' -f1-2), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}')," \
+  "wasm-opt $(tools/node_modules/.bin/wasm-opt --version | awk '{print $3}'), node $(node --version)," \
+  "$(/usr/bin/chromium --version 2>/dev/null | head -1)"

@@ -1,20 +1,45 @@
-// Prints raw / gzip / brotli sizes of the shipped files and fails over the gzip budget
-// (SIZE_BUDGET_GZIP bytes, default 131072 while the 80 KB target of issue 7 is open) for wasm + JS glue together.
-import { readFileSync } from 'node:fs';
-import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
-const files = process.argv.slice(2);
-// The product target is 80 KB (issue 7); until it is met the default guards against regressions.
+// Size report of the shipped package: raw / gzip (level 9) / brotli (quality 11) bytes of each
+// file given (default: the bundler build's wasm and its JS glue) and their sum. Exits 1 when the
+// gzip sum exceeds SIZE_BUDGET_GZIP bytes. Run by scripts/build-pkg.sh on every build.
+//   node scripts/size-report.mjs [FILE...]
+//
+// Budget: the product target is 80 KB gzip (SIZE_TARGET_GZIP, issue 7), printed on every run.
+// Until it is met, the failing budget defaults to 128 KB so the check guards against regressions
+// without turning every CI run red; set SIZE_BUDGET_GZIP=81920 to enforce the target.
+import { readFileSync } from "node:fs";
+import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+
+const files = process.argv.length > 2
+  ? process.argv.slice(2)
+  : ["pkg/agentwire_bg.wasm", "pkg/agentwire.js", "pkg/agentwire_bg.js"];
 const budget = Number(process.env.SIZE_BUDGET_GZIP || 131072);
-let total = { raw: 0, gz: 0, br: 0 };
-const rows = files.map((f) => {
-  const b = readFileSync(f);
-  const r = { file: f, raw: b.length, gz: gzipSync(b, { level: 9 }).length,
-    br: brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length };
+const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
+
+const total = { raw: 0, gz: 0, br: 0 };
+const rows = files.map((file) => {
+  const b = readFileSync(file);
+  const r = {
+    file,
+    raw: b.length,
+    gz: gzipSync(b, { level: 9 }).length,
+    br: brotliCompressSync(b, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: b.length },
+    }).length,
+  };
   total.raw += r.raw; total.gz += r.gz; total.br += r.br;
   return r;
 });
-const fmt = (n) => String(n).padStart(9);
-console.log('size report        file                               raw      gzip    brotli');
-for (const r of rows) console.log(`  ${r.file.padEnd(40)}${fmt(r.raw)} ${fmt(r.gz)} ${fmt(r.br)}`);
-console.log(`  ${'total'.padEnd(40)}${fmt(total.raw)} ${fmt(total.gz)} ${fmt(total.br)}   (budget gzip ${budget})`);
-if (total.gz > budget) { console.error(`size budget exceeded: ${total.gz} > ${budget} bytes gzip`); process.exit(1); }
+
+const n = (x) => x.toLocaleString("en-US").padStart(10);
+console.log(`size report ${"".padEnd(30)}${"raw".padStart(10)}${"gzip".padStart(11)}${"brotli".padStart(11)}`);
+for (const r of rows) console.log(`  ${r.file.padEnd(39)}${n(r.raw)} ${n(r.gz)} ${n(r.br)}`);
+console.log(`  ${"total (wasm + glue)".padEnd(39)}${n(total.raw)} ${n(total.gz)} ${n(total.br)}`);
+const vs = (limit) => total.gz <= limit
+  ? `${(limit - total.gz).toLocaleString("en-US")} B under`
+  : `${(total.gz - limit).toLocaleString("en-US")} B OVER`;
+console.log(`  gzip budget ${budget.toLocaleString("en-US")} B (SIZE_BUDGET_GZIP): ${vs(budget)};` +
+  ` target ${target.toLocaleString("en-US")} B: ${vs(target)}`);
+if (total.gz > budget) {
+  console.error(`size budget exceeded: ${total.gz} > ${budget} bytes gzip (wasm + JS glue)`);
+  process.exit(1);
+}

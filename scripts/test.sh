@@ -1,18 +1,69 @@
 #!/usr/bin/env bash
-# Runs every test (README command 2; .ci/run calls it). Installs what is missing first.
+# THE test command (README command 2; .ci/run calls it). Installs what is missing, then runs every
+# layer in order and stops at the first failure with a banner naming the step:
+#   set-up, rustfmt, clippy (host), clippy (wasm32), native tests, npm package build + size report
+#   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
+#   the scenario server), Node smoke test of the built package, bundler (esbuild) smoke test.
+# Ends with a summary: time and test counts per layer. Logs: target/test-logs/. Works unattended
+# (CI=true, no stdin); caches stay in the clone (target/, tools/node_modules/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/tools/node_modules/.bin:$PATH"
-step() { printf '\n==== %s\n' "$*"; }
-step "set-up"; bash scripts/setup.sh
-step "cargo fmt --check"; cargo fmt --all --check
-step "clippy (host)"; cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (wasm32)"; cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
-step "native tests"; cargo test --workspace 2>&1 | tee target/native-tests.log
-step "npm package build + size report"; bash scripts/build-pkg.sh
-step "TypeScript type tests"; bash scripts/typecheck.sh
-step "browser tests (headless Chromium, real scenario server)"; bash scripts/browser-tests.sh 2>&1 | tee target/browser-tests.log
-step "summary"
-native=$(grep -o 'test result: ok. [0-9]* passed' target/native-tests.log | awk '{s+=$4} END {print s+0}')
-browser=$(grep -o 'test result: ok. [0-9]* passed' target/browser-tests.log | awk '{s+=$4} END {print s+0}')
-echo "native tests passed: $native; browser tests passed: $browser; type tests: ok"
+exec </dev/null
+[ $# -eq 0 ] || { echo "usage: scripts/test.sh   (no arguments)" >&2; exit 2; }
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
+
+logs=target/test-logs
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+summary=()
+started=$SECONDS
+
+print_summary() {
+  printf '\n==== summary (%ss)\n' "$((SECONDS - started))"
+  printf '  %s\n' "${summary[@]}"
+}
+# step NAME RESULT-FN COMMAND...: banner, run, record time; on failure print what failed and stop.
+step() {
+  local name=$1 result=$2; shift 2
+  printf '\n==== %s\n' "$name"
+  local t0=$SECONDS rc=0
+  "$@" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    summary+=("FAILED  $name (exit $rc, $((SECONDS - t0))s)")
+    print_summary
+    printf '\n==== FAILED: %s (exit %d)\n' "$name" "$rc" >&2
+    exit "$rc"
+  fi
+  summary+=("$(printf 'ok %5ss  %-40s %s' "$((SECONDS - t0))" "$name" "$($result)")")
+}
+# logged NAME COMMAND...: run with output to the terminal and to target/test-logs/NAME.log.
+logged() {
+  local log="$logs/$1.log"; shift
+  "$@" 2>&1 | tee "$log"
+  return "${PIPESTATUS[0]}"
+}
+# Sum of "test result: ok. N passed; ...; M ignored" lines of a cargo test log.
+counts() {
+  awk '/test result: ok\./ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^ignored/) g += $i } }
+       END { printf "%d tests passed", p; if (g) printf ", %d ignored", g }' "$logs/$1.log"
+}
+none() { :; }
+native_counts() { counts native; }
+browser_counts() { counts browser; }
+size_line() { grep 'total (wasm + glue)' "$logs/build.log" | awk '{printf "wasm+glue gzip %s B (raw %s, brotli %s)", $6, $5, $7}'; }
+type_counts() { tail -1 "$logs/types.log" | sed 's/^type tests ok: //'; }
+node_counts() { tail -1 "$logs/smoke-node.log" | sed 's/^node smoke test ok: //'; }
+bundler_counts() { tail -1 "$logs/smoke-bundler.log" | sed 's/^bundler smoke test ok: //'; }
+
+step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
+step "cargo fmt --all --check"                    none            cargo fmt --all --check
+step "clippy (host, all targets)"                 none            cargo clippy --workspace --all-targets -- -D warnings
+step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "native tests (cargo test --workspace)"      native_counts   logged native cargo test --workspace
+step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh
+step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
+step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
+step "Node smoke test (pkg/web, initSync)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
+step "bundler smoke test (esbuild, npm pack)"     bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
+print_summary
+printf '\nall checks passed\n'

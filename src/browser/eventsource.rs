@@ -110,6 +110,9 @@ impl EventSourceConnection {
             .map(|k| k.trim_start_matches("internal:").to_owned())
             .collect();
         names.push("message".to_owned());
+        // `tool-start` and `internal:tool-start` share one SSE event name: one listener each.
+        names.sort();
+        names.dedup();
         for name in names {
             let handle = store.handle();
             let event_type = name.clone();

@@ -51,3 +51,20 @@ export function useStore(store: AgentStore): () => void {
     unsubscribe();
   };
 }
+
+// The no-bundler entry point: same classes, plus init/initSync.
+import init, { initSync, AgentStore as WebStore, type InitOutput } from "agentwire/web";
+
+export async function boot(bytes?: Uint8Array): Promise<WebStore> {
+  if (bytes) {
+    const out: InitOutput = initSync({ module: bytes });
+    console.log(out.memory.buffer.byteLength);
+  } else {
+    await init();
+  }
+  using store = new WebStore({ maxDiagnostics: 10 });
+  store.feedText("event: x\ndata: {}\n\n");
+  const v: number = store.version;
+  console.log(v, store.lastEventId.length);
+  return new WebStore({});
+}

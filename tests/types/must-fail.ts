@@ -23,3 +23,11 @@ export function wrong(e: AgentEvent, store: AgentStore): void {
   store.on("no-such-kind", () => {});
   console.log(st, code);
 }
+
+import { initSync } from "agentwire/web";
+
+export function wrongWeb(bytes: Uint8Array): void {
+  // @ts-expect-error initSync returns the wasm exports, not a number
+  const n: number = initSync({ module: bytes });
+  console.log(n);
+}

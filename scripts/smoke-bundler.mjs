@@ -1,0 +1,78 @@
+// Bundler smoke test: installs the built package the way a user's app gets it (`npm pack pkg/`,
+// unpacked into target/smoke-bundler/node_modules/agentwire, so `files`, `exports` and
+// `sideEffects` are what is tested), bundles a tiny app that does `import { AgentStore } from
+// "agentwire"` with esbuild (tools/), then runs the bundle in Node and checks what it printed.
+// esbuild has no WebAssembly/ESM integration (webpack 5 and Vite 8 do): a 20-line plugin stands in
+// for it, instantiating the .wasm with top-level await the way those bundlers do.
+//   node scripts/smoke-bundler.mjs
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const esbuild = createRequire(path.join(root, "tools/package.json"))("esbuild");
+const dir = path.join(root, "target/smoke-bundler");
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(path.join(dir, "node_modules/agentwire"), { recursive: true });
+
+// 1. npm pack + unpack (what `npm install agentwire` would put in node_modules; no registry).
+const [packed] = JSON.parse(execFileSync("npm", ["pack", path.join(root, "pkg"), "--json", "--pack-destination", dir, "--loglevel=error"],
+  { cwd: dir, stdio: ["ignore", "pipe", "inherit"] }).toString());
+execFileSync("tar", ["-xzf", path.join(dir, packed.filename), "-C", path.join(dir, "node_modules/agentwire"), "--strip-components=1"]);
+console.log(`packed ${packed.filename}: ${packed.files.length} files, ${packed.size} B (unpacked ${packed.unpackedSize} B)`);
+
+// 2. The app.
+writeFileSync(path.join(dir, "app.js"), `
+import { AgentStore } from "agentwire";
+const store = new AgentStore({});
+const seen = [];
+store.on("tool-progress", (e) => seen.push(e.progress));
+store.feedText(${JSON.stringify([
+  'event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n',
+  'event: tool-start\ndata: {"kind":"tool-start","contextId":"c","taskId":"t","toolCallId":"x","toolName":"search","arguments":{},"timestamp":"2025-11-06T10:30:00Z"}\n\n',
+  'event: tool-progress\ndata: {"kind":"tool-progress","contextId":"c","taskId":"t","toolCallId":"x","progress":0.5,"timestamp":"2025-11-06T10:30:00Z"}\n\n',
+  'event: content-delta\ndata: {"kind":"content-delta","contextId":"c","taskId":"t","delta":"hello","index":0,"timestamp":"2025-11-06T10:30:00Z"}\n\n',
+].join(""))});
+const snap = store.getSnapshot();
+console.log(JSON.stringify({ tasks: snap.tasks.length, content: snap.tasks[0].content, progress: seen }));
+`);
+
+// 3. Bundle. The plugin plays the bundler's part of the WebAssembly ESM integration proposal.
+const wasmEsmIntegration = {
+  name: "wasm-esm-integration",
+  setup(build) {
+    build.onResolve({ filter: /\.wasm$/ }, (args) => args.namespace === "wasm-module"
+      ? { path: args.path, namespace: "wasm-bytes" }
+      : { path: path.resolve(args.resolveDir, args.path), namespace: "wasm-module" });
+    build.onLoad({ filter: /.*/, namespace: "wasm-bytes" }, (args) => ({ contents: readFileSync(args.path), loader: "binary" }));
+    build.onLoad({ filter: /.*/, namespace: "wasm-module" }, (args) => {
+      const mod = new WebAssembly.Module(readFileSync(args.path));
+      const from = [...new Set(WebAssembly.Module.imports(mod).map((i) => i.module))];
+      const code = [
+        `import bytes from ${JSON.stringify(args.path)};`,
+        ...from.map((m, i) => `import * as m${i} from ${JSON.stringify(m)};`),
+        `const { instance } = await WebAssembly.instantiate(bytes, { ${from.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(", ")} });`,
+        ...WebAssembly.Module.exports(mod).map((e) => `export const ${e.name} = instance.exports[${JSON.stringify(e.name)}];`),
+      ];
+      return { contents: code.join("\n"), resolveDir: path.dirname(args.path), loader: "js" };
+    });
+  },
+};
+const result = await esbuild.build({
+  absWorkingDir: dir, entryPoints: ["app.js"], bundle: true, format: "esm", platform: "browser",
+  target: "es2022", outfile: "out/app.mjs", plugins: [wasmEsmIntegration], logLevel: "warning", metafile: true,
+});
+const outBytes = Object.entries(result.metafile.outputs).map(([f, o]) => `${f} ${o.bytes} B`).join(", ");
+console.log(`esbuild bundled app.js importing "agentwire": ${outBytes}`);
+
+// 4. Run the bundle.
+const out = execFileSync(process.execPath, [path.join(dir, "out/app.mjs")], { stdio: ["ignore", "pipe", "inherit"] }).toString().trim();
+const got = JSON.parse(out);
+const want = { tasks: 1, content: "hello", progress: [0.5] };
+if (JSON.stringify(got) !== JSON.stringify(want)) {
+  console.error(`bundler smoke test: the bundled app printed ${out}, expected ${JSON.stringify(want)}`);
+  process.exit(1);
+}
+console.log(`bundler smoke test ok: the bundled app ran and printed ${out}`);
