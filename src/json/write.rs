@@ -140,28 +140,25 @@ impl<T: WriteJson> WriteJson for Option<T> {
         self.is_some()
     }
 }
+/// Appends the items as a JSON array.
+fn write_seq<'a, T: WriteJson + 'a>(items: impl Iterator<Item = &'a T>, out: &mut String) {
+    out.push('[');
+    for (i, v) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        v.write_json(out);
+    }
+    out.push(']');
+}
 impl<T: WriteJson> WriteJson for Vec<T> {
     fn write_json(&self, out: &mut String) {
-        out.push('[');
-        for (i, v) in self.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            v.write_json(out);
-        }
-        out.push(']');
+        write_seq(self.iter(), out)
     }
 }
 impl<T: WriteJson> WriteJson for std::collections::VecDeque<T> {
     fn write_json(&self, out: &mut String) {
-        out.push('[');
-        for (i, v) in self.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            v.write_json(out);
-        }
-        out.push(']');
+        write_seq(self.iter(), out)
     }
 }
 impl WriteJson for Value<'_> {
