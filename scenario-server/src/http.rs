@@ -1,190 +1,592 @@
-//! Minimal HTTP/1.1: one request per connection (`Connection: close`), CORS on every answer.
+//! The HTTP API: routing, request parsing (never panics on input: a malformed request gets a
+//! 400), JSON answers, CORS on every response, and the stream endpoints.
 
-use crate::runs::{Faults, Runs};
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
+use crate::faults::{Faults, StatusFault};
+use crate::run::{valid_run_id, AnswerOutcome, Run, RunSpec};
+use crate::scenarios::{bulk, Scenario};
+use crate::sse::{self, Connection, DEFAULT_HEARTBEAT_MS, DEFAULT_RETRY_MS};
+use crate::static_files::{self, StaticError, CONTENT_SECURITY_POLICY};
+use crate::util::percent_decode;
+use crate::App;
+use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use serde_json::{json, Value};
+use std::convert::Infallible;
+use std::io;
+use std::sync::Arc;
 
-/// A parsed request.
-pub struct Request {
-    pub method: String,
-    pub path: String,
-    pub query: HashMap<String, String>,
-    pub headers: HashMap<String, String>,
-    pub body: Vec<u8>,
+/// Every response body.
+pub type RespBody = BoxBody<Bytes, io::Error>;
+
+/// Largest accepted request body.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// Request headers a cross-origin page may send.
+pub const CORS_ALLOW_HEADERS: &str = "Content-Type, Authorization, Last-Event-ID, Cache-Control";
+
+fn full(b: impl Into<Bytes>) -> RespBody {
+    Full::new(b.into()).map_err(|never| match never {}).boxed()
 }
 
-fn url_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16)
-                {
-                    Ok(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+fn json_response(status: StatusCode, v: &Value) -> Response<RespBody> {
+    let mut r = Response::new(full(v.to_string()));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
 }
 
-fn read_request(stream: &TcpStream) -> Option<Request> {
-    let mut r = BufReader::new(stream.try_clone().ok()?);
-    let mut line = String::new();
-    r.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_owned();
-    let target = parts.next()?.to_owned();
-    let mut headers = HashMap::new();
-    loop {
-        let mut h = String::new();
-        if r.read_line(&mut h).ok()? == 0 {
-            break;
+fn error(status: StatusCode, msg: impl Into<String>) -> Response<RespBody> {
+    json_response(status, &json!({"error": msg.into()}))
+}
+
+fn ok() -> Response<RespBody> {
+    json_response(StatusCode::OK, &json!({"ok": true}))
+}
+
+fn not_allowed(allow: &'static str) -> Response<RespBody> {
+    let mut r = error(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
+    r.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    r
+}
+
+/// Adds the CORS headers: the request's Origin echoed (with credentials allowed) or `*`.
+pub fn add_cors(h: &mut HeaderMap, origin: Option<&HeaderValue>) {
+    match origin {
+        Some(o) => {
+            h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o.clone());
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+                HeaderValue::from_static("true"),
+            );
         }
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.split_once(':') {
-            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_owned());
+        None => {
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                HeaderValue::from_static("*"),
+            );
         }
     }
-    let len: usize = headers
-        .get("content-length")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-        .min(1 << 20);
-    let mut body = vec![0; len];
-    r.read_exact(&mut body).ok()?;
-    let (path, qs) = target.split_once('?').unwrap_or((&target, ""));
-    let query = qs
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (url_decode(k), url_decode(v))
-        })
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, OPTIONS"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(CORS_ALLOW_HEADERS),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("Retry-After, X-Run-Id"),
+    );
+    h.append(header::VARY, HeaderValue::from_static("Origin"));
+}
+
+/// The service: routes, then adds CORS and logs (with `--verbose`).
+pub async fn handle(
+    req: Request<Incoming>,
+    app: Arc<App>,
+) -> Result<Response<RespBody>, Infallible> {
+    let origin = req.headers().get(header::ORIGIN).cloned();
+    let line = app
+        .config
+        .verbose
+        .then(|| format!("{} {}", req.method(), req.uri()));
+    let mut resp = route(req, &app).await;
+    add_cors(resp.headers_mut(), origin.as_ref());
+    if let Some(line) = line {
+        eprintln!("{line} -> {}", resp.status().as_u16());
+    }
+    Ok(resp)
+}
+
+/// A parsed query string (percent-decoded; the last occurrence of a name wins).
+struct Query(Vec<(String, String)>);
+
+impl Query {
+    fn parse(q: Option<&str>) -> Query {
+        Query(
+            q.unwrap_or("")
+                .split('&')
+                .filter(|p| !p.is_empty())
+                .map(|p| {
+                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                    (percent_decode(k, true), percent_decode(v, true))
+                })
+                .collect(),
+        )
+    }
+
+    fn get(&self, k: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(name, _)| name == k)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+async fn route(req: Request<Incoming>, app: &App) -> Response<RespBody> {
+    let path = req.uri().path().to_owned();
+    let segs: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| percent_decode(s, false))
         .collect();
-    Some(Request {
-        method,
-        path: path.to_owned(),
-        query,
-        headers,
-        body,
+    let seg: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let method = req.method().clone();
+    if method == Method::OPTIONS {
+        let mut r = Response::new(full(Bytes::new()));
+        *r.status_mut() = StatusCode::NO_CONTENT;
+        r.headers_mut().insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static("600"),
+        );
+        return r;
+    }
+    let get = method == Method::GET;
+    let post = method == Method::POST;
+    match seg.as_slice() {
+        ["api", "health"] if get => ok(),
+        ["api", "scenarios"] if get => {
+            json_response(StatusCode::OK, &crate::scenarios::list_json())
+        }
+        ["api", "stream"] if get => {
+            let q = Query::parse(req.uri().query());
+            match StreamArgs::from_query(&q) {
+                Ok(args) => open_stream(app, args, req.headers(), None),
+                Err(e) => error(StatusCode::BAD_REQUEST, e),
+            }
+        }
+        ["api", "runs"] if post => {
+            let q = Query::parse(req.uri().query());
+            let headers = req.headers().clone();
+            let body = match read_json(req).await {
+                Ok(b) => b,
+                Err(r) => return r,
+            };
+            let args = StreamArgs::from_query(&q).and_then(|mut a| {
+                if let Some(b) = &body {
+                    a.merge_body(b)?;
+                }
+                Ok(a)
+            });
+            match args {
+                Ok(args) => open_stream(app, args, &headers, None),
+                Err(e) => error(StatusCode::BAD_REQUEST, e),
+            }
+        }
+        ["api", "runs", id] if get => match app.runs.get(id) {
+            Some(run) => json_response(StatusCode::OK, &run.info()),
+            None => error(StatusCode::NOT_FOUND, format!("unknown run {id:?}")),
+        },
+        ["api", "runs", id, "stream"] if get => {
+            let q = Query::parse(req.uri().query());
+            match StreamArgs::from_query(&q) {
+                Ok(args) => open_stream(app, args, req.headers(), Some(id)),
+                Err(e) => error(StatusCode::BAD_REQUEST, e),
+            }
+        }
+        ["api", "contexts", ctx, "tasks", task, "inputs", id] if post => {
+            let (ctx, key) = (ctx.to_string(), format!("input/{task}/{id}"));
+            answer(app, req, &ctx, Answer::Input(key)).await
+        }
+        ["api", "contexts", ctx, "tasks", task, "auth", id] if post => {
+            let (ctx, key) = (ctx.to_string(), format!("auth/{task}/{id}"));
+            answer(app, req, &ctx, Answer::Auth(key)).await
+        }
+        ["api", "contexts", ctx, "tasks", task, "cancel"] if post => {
+            let (ctx, task) = (ctx.to_string(), task.to_string());
+            answer(app, req, &ctx, Answer::Cancel(task)).await
+        }
+        ["api", "health"] | ["api", "scenarios"] | ["api", "stream"] => not_allowed("GET, OPTIONS"),
+        ["api", "runs"] => not_allowed("POST, OPTIONS"),
+        ["api", "runs", _] | ["api", "runs", _, "stream"] => not_allowed("GET, OPTIONS"),
+        ["api", "contexts", _, "tasks", _, "inputs" | "auth", _]
+        | ["api", "contexts", _, "tasks", _, "cancel"] => not_allowed("POST, OPTIONS"),
+        ["api", ..] => error(StatusCode::NOT_FOUND, format!("no endpoint {path}")),
+        _ if get || method == Method::HEAD => match &app.config.static_dir {
+            Some(dir) => serve_static(dir, &segs, method == Method::HEAD).await,
+            None if seg.is_empty() => json_response(StatusCode::OK, &index()),
+            None => error(StatusCode::NOT_FOUND, "not found (no --static directory)"),
+        },
+        _ => error(StatusCode::NOT_FOUND, "not found"),
+    }
+}
+
+fn index() -> Value {
+    json!({
+        "name": "agentwire-scenario",
+        "endpoints": [
+            "GET /api/health",
+            "GET /api/scenarios",
+            "GET /api/stream?scenario=ID&seed=N&speed=F&run=RUNID&faults=...&events=N&retry=MS&heartbeat=MS&lastEventId=N",
+            "POST /api/runs {scenario, seed, speed, faults, run, events, lastEventId}",
+            "GET /api/runs/{runId}",
+            "GET /api/runs/{runId}/stream (Last-Event-ID)",
+            "POST /api/contexts/{contextId}/tasks/{taskId}/inputs/{inputId} {value}",
+            "POST /api/contexts/{contextId}/tasks/{taskId}/auth/{authId} {userId?, code?}",
+            "POST /api/contexts/{contextId}/tasks/{taskId}/cancel",
+        ],
+        "scenarios": crate::scenarios::list_json(),
     })
 }
 
-fn cors(req: &Request) -> String {
-    let origin = req
-        .headers
-        .get("origin")
-        .cloned()
-        .unwrap_or_else(|| "*".to_owned());
-    let mut h = format!(
-        "Access-Control-Allow-Origin: {origin}\r\nAccess-Control-Allow-Methods: GET, POST, OPTIONS\r\n\
-         Access-Control-Allow-Headers: Content-Type, Authorization, Last-Event-ID, Cache-Control\r\n\
-         Access-Control-Expose-Headers: Retry-After\r\nVary: Origin\r\n"
-    );
-    if origin != "*" {
-        h.push_str("Access-Control-Allow-Credentials: true\r\n");
-    }
-    h
-}
-
-/// Writes a complete JSON response.
-pub fn respond(stream: &mut TcpStream, req: &Request, status: u16, extra: &str, body: &str) {
-    let reason = match status {
-        200 => "OK",
-        204 => "No Content",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        404 => "Not Found",
-        408 => "Request Timeout",
-        409 => "Conflict",
-        429 => "Too Many Requests",
-        _ => "Error",
-    };
-    let _ = write!(
-        stream,
-        "HTTP/1.1 {status} {reason}\r\n{}{extra}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        cors(req),
-        body.len()
-    );
-}
-
-/// Handles one connection.
-pub fn serve(mut stream: TcpStream, runs: &Runs) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let Some(req) = read_request(&stream) else {
-        return;
-    };
-    match (req.method.as_str(), req.path.as_str()) {
-        ("OPTIONS", _) => respond(&mut stream, &req, 204, "", ""),
-        ("GET", "/api/health") => respond(&mut stream, &req, 200, "", r#"{"ok":true}"#),
-        ("GET", "/api/scenarios") => {
-            respond(&mut stream, &req, 200, "", &crate::scenarios::list_json())
-        }
-        ("GET", "/api/stream") => stream_run(&mut stream, &req, runs),
-        ("POST", p) if p.starts_with("/api/contexts/") => {
-            let (status, body) = runs.answer(p, &req.body);
-            respond(&mut stream, &req, status, "", &body);
-        }
-        _ => respond(&mut stream, &req, 404, "", r#"{"error":"not found"}"#),
-    }
-}
-
-fn stream_run(stream: &mut TcpStream, req: &Request, runs: &Runs) {
-    let q = |k: &str| req.query.get(k).cloned();
-    let scenario = q("scenario").unwrap_or_else(|| "quick".to_owned());
-    let seed: u64 = q("seed").and_then(|s| s.parse().ok()).unwrap_or(1);
-    let speed: f64 = q("speed").and_then(|s| s.parse().ok()).unwrap_or(0.0);
-    let faults = Faults::parse(&q("faults").unwrap_or_default());
-    let last_id: Option<usize> = req
-        .headers
-        .get("last-event-id")
-        .cloned()
-        .or_else(|| q("lastEventId"))
-        .and_then(|s| s.parse().ok());
-    let Some(run) = runs.open(q("run"), &scenario, seed, speed) else {
-        respond(stream, req, 404, "", r#"{"error":"unknown scenario"}"#);
-        return;
-    };
-    let attempt = run.next_attempt();
-    if let Some((code, n)) = faults.status {
-        if attempt < n {
-            let extra = if code == 429 {
-                "Retry-After: 1\r\n"
+async fn read_json(req: Request<Incoming>) -> Result<Option<Value>, Response<RespBody>> {
+    let collected = Limited::new(req.into_body(), MAX_BODY)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                error(StatusCode::PAYLOAD_TOO_LARGE, "request body too large")
             } else {
-                ""
+                error(StatusCode::BAD_REQUEST, "could not read the request body")
+            }
+        })?;
+    let bytes = collected.to_bytes();
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| error(StatusCode::BAD_REQUEST, format!("invalid JSON body: {e}")))
+}
+
+enum Answer {
+    Input(String),
+    Auth(String),
+    Cancel(String),
+}
+
+async fn answer(app: &App, req: Request<Incoming>, ctx: &str, what: Answer) -> Response<RespBody> {
+    let body = match read_json(req).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let Some(run) = app.runs.by_context(ctx) else {
+        return error(StatusCode::NOT_FOUND, format!("unknown context {ctx:?}"));
+    };
+    let outcome = match what {
+        Answer::Input(key) => {
+            let Some(v) = body.filter(|b| b.get("value").is_some()) else {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "the body must be a JSON object with a \"value\" member",
+                );
             };
-            respond(
-                stream,
-                req,
-                code,
-                extra,
-                &format!(r#"{{"error":"injected status {code}"}}"#),
-            );
-            return;
+            run.answer(&key, v)
         }
+        Answer::Auth(key) => {
+            let v = body.unwrap_or_else(|| json!({}));
+            let fine = v.as_object().is_some_and(|o| {
+                ["userId", "code"]
+                    .iter()
+                    .all(|k| o.get(*k).is_none_or(|x| x.is_string() || x.is_null()))
+            });
+            if !fine {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "the body must be a JSON object {\"userId\"?: string, \"code\"?: string}",
+                );
+            }
+            run.answer(&key, v)
+        }
+        Answer::Cancel(task) => run.request_cancel(&task),
+    };
+    match outcome {
+        AnswerOutcome::Accepted => ok(),
+        AnswerOutcome::Unknown => error(StatusCode::NOT_FOUND, "unknown task or request id"),
+        AnswerOutcome::AlreadyAnswered => error(StatusCode::CONFLICT, "already answered"),
+    }
+}
+
+/// The parameters of a stream request (query string, merged with a POST body).
+#[derive(Debug, Default)]
+struct StreamArgs {
+    run: Option<String>,
+    scenario: Option<String>,
+    seed: Option<u64>,
+    speed: Option<f64>,
+    faults: Option<String>,
+    events: Option<u64>,
+    last_event_id: Option<u64>,
+    retry: Option<u64>,
+    heartbeat: Option<u64>,
+}
+
+fn parse_u64(name: &str, v: &str) -> Result<u64, String> {
+    v.trim()
+        .parse()
+        .map_err(|_| format!("{name}: {v:?} is not a non-negative integer"))
+}
+
+fn parse_speed(v: &str) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..=10_000.0).contains(&s) => Ok(s),
+        _ => Err(format!("speed: {v:?} is not a number in 0..=10000")),
+    }
+}
+
+impl StreamArgs {
+    fn from_query(q: &Query) -> Result<StreamArgs, String> {
+        let u = |name: &str| q.get(name).map(|v| parse_u64(name, v)).transpose();
+        Ok(StreamArgs {
+            run: q.get("run").map(str::to_owned),
+            scenario: q.get("scenario").map(str::to_owned),
+            seed: u("seed")?,
+            speed: q.get("speed").map(parse_speed).transpose()?,
+            faults: q.get("faults").map(str::to_owned),
+            events: u("events")?,
+            // Lenient, like an EventSource's Last-Event-ID: garbage means "from the start".
+            last_event_id: q.get("lastEventId").and_then(|v| v.trim().parse().ok()),
+            retry: u("retry")?,
+            heartbeat: u("heartbeat")?,
+        })
+    }
+
+    /// Merges a POST body `{scenario, seed, speed, faults, run, events, lastEventId, retry,
+    /// heartbeat}` (numbers may be given as strings); body members win over the query.
+    fn merge_body(&mut self, body: &Value) -> Result<(), String> {
+        let Some(o) = body.as_object() else {
+            return Err("the body must be a JSON object".into());
+        };
+        let text = |k: &str| -> Result<Option<String>, String> {
+            match o.get(k) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(Value::Number(n)) => Ok(Some(n.to_string())),
+                Some(other) => Err(format!("{k}: expected a string or a number, got {other}")),
+            }
+        };
+        let uint = |k: &str| -> Result<Option<u64>, String> {
+            text(k)?.map(|v| parse_u64(k, &v)).transpose()
+        };
+        if let Some(v) = text("run")? {
+            self.run = Some(v);
+        }
+        if let Some(v) = text("scenario")? {
+            self.scenario = Some(v);
+        }
+        if let Some(v) = uint("seed")? {
+            self.seed = Some(v);
+        }
+        if let Some(v) = text("speed")? {
+            self.speed = Some(parse_speed(&v)?);
+        }
+        if let Some(v) = text("faults")? {
+            self.faults = Some(v);
+        }
+        if let Some(v) = uint("events")? {
+            self.events = Some(v);
+        }
+        if let Some(v) = uint("lastEventId")? {
+            self.last_event_id = Some(v);
+        }
+        if let Some(v) = uint("retry")? {
+            self.retry = Some(v);
+        }
+        if let Some(v) = uint("heartbeat")? {
+            self.heartbeat = Some(v);
+        }
+        Ok(())
+    }
+}
+
+fn status_fault_response(st: StatusFault) -> Response<RespBody> {
+    let code = StatusCode::from_u16(st.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut r = if code == StatusCode::NO_CONTENT {
+        let mut r = Response::new(full(Bytes::new()));
+        *r.status_mut() = code;
+        r
+    } else {
+        json_response(
+            code,
+            &json!({"error": format!("injected status {}", st.code), "status": st.code}),
+        )
+    };
+    if code == StatusCode::TOO_MANY_REQUESTS {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    r
+}
+
+fn header_last_event_id(h: &HeaderMap) -> Option<u64> {
+    h.get("last-event-id")?.to_str().ok()?.trim().parse().ok()
+}
+
+/// Opens (or attaches to) a run and answers with its SSE stream. `existing`: the run id of
+/// `GET /api/runs/{id}/stream` (no run is created then).
+fn open_stream(
+    app: &App,
+    args: StreamArgs,
+    headers: &HeaderMap,
+    existing: Option<&str>,
+) -> Response<RespBody> {
+    let last_id = header_last_event_id(headers).or(args.last_event_id);
+    let run_id = existing.map(str::to_owned).or(args.run.clone());
+    if let Some(id) = &run_id {
+        if !valid_run_id(id) {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "run: 1 to 64 characters among A-Z a-z 0-9 . _ -",
+            );
+        }
+    }
+    let scenario = match &args.scenario {
+        Some(s) => match Scenario::from_id(s) {
+            Some(sc) => Some(sc),
+            None => return error(StatusCode::NOT_FOUND, format!("unknown scenario {s:?}")),
+        },
+        None => None,
+    };
+    if let Some(n) = args.events {
+        if !(bulk::MIN_EVENTS..=bulk::MAX_EVENTS).contains(&n) {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "events: {n} is outside {}..={}",
+                    bulk::MIN_EVENTS,
+                    bulk::MAX_EVENTS
+                ),
+            );
+        }
+    }
+    let scenario_eff = scenario.unwrap_or(Scenario::Quick);
+    let seed = args.seed.unwrap_or(1);
+    let speed = args.speed.unwrap_or(app.config.default_speed);
+    let events = args.events.unwrap_or(1000);
+    let params_key = format!(
+        "{}|{seed}|{speed}|{}|{events}",
+        scenario_eff.id(),
+        args.faults.as_deref().unwrap_or("")
+    );
+    let found: Option<Arc<Run>> = match &run_id {
+        Some(id) => app.runs.get(id),
+        None if last_id.is_some() => app.runs.latest_with_params(&params_key),
+        None => None,
+    };
+    if existing.is_some() && found.is_none() {
+        return error(StatusCode::NOT_FOUND, "unknown run");
+    }
+    let faults_str = args
+        .faults
+        .clone()
+        .or_else(|| found.as_ref().map(|r| r.spec.faults.clone()))
+        .unwrap_or_default();
+    let faults = match Faults::parse(&faults_str) {
+        Ok(f) => f,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("faults: {e}")),
+    };
+    if let Some(st) = faults.status {
+        let key = match &run_id {
+            Some(id) => format!("run:{id}"),
+            None => format!("params:{params_key}"),
+        };
+        let n = app.runs.attempt(&key);
+        if st.count.is_none_or(|c| n < c) {
+            return status_fault_response(st);
+        }
+    }
+    let run = match found {
+        Some(r) => r,
+        None => app.runs.get_or_create(RunSpec {
+            id: run_id.unwrap_or_default(),
+            scenario: scenario_eff,
+            seed,
+            speed,
+            faults: faults_str,
+            events,
+            params_key,
+        }),
+    };
+    let index = run.next_stream_index();
+    let resumed = last_id.is_some();
+    let mut start = match last_id {
+        Some(_) if faults.restart => 0,
+        Some(id) => id.saturating_add(1),
+        None => 0,
+    };
+    if let (Some(k), true) = (faults.dup, resumed) {
+        start = start.saturating_sub(k);
     }
     let ctype = faults
         .ctype
         .clone()
         .unwrap_or_else(|| "text/event-stream".to_owned());
-    let head = format!("HTTP/1.1 200 OK\r\n{}Content-Type: {ctype}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\nretry: 1000\n\n", cors(req));
-    if stream.write_all(head.as_bytes()).is_err() {
-        return;
+    let conn = Connection {
+        run: run.clone(),
+        start,
+        first: index == 0,
+        retry_ms: args.retry.unwrap_or(DEFAULT_RETRY_MS),
+        heartbeat_ms: args
+            .heartbeat
+            .or(faults.heartbeat)
+            .unwrap_or(DEFAULT_HEARTBEAT_MS)
+            .max(10),
+        faults,
+    };
+    let mut r = Response::new(sse::open(conn).boxed());
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&ctype)
+            .unwrap_or_else(|_| HeaderValue::from_static("text/event-stream")),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        HeaderName::from_static("x-accel-buffering"),
+        HeaderValue::from_static("no"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&run.spec.id) {
+        h.insert(HeaderName::from_static("x-run-id"), v);
     }
-    run.deliver(stream, last_id, attempt, &faults);
+    r
+}
+
+async fn serve_static(dir: &std::path::Path, segs: &[String], head: bool) -> Response<RespBody> {
+    let url_path = segs.join("/");
+    if segs.iter().any(|s| s == ".." || s.contains('/')) {
+        return error(StatusCode::FORBIDDEN, "forbidden path");
+    }
+    match static_files::load(dir.to_path_buf(), url_path).await {
+        Ok((bytes, mime, html)) => {
+            let len = bytes.len();
+            let mut r = Response::new(if head {
+                full(Bytes::new())
+            } else {
+                full(bytes)
+            });
+            let h = r.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            h.insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            );
+            if head {
+                h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+            }
+            if html {
+                h.insert(
+                    header::CONTENT_SECURITY_POLICY,
+                    HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+                );
+                h.insert(
+                    header::REFERRER_POLICY,
+                    HeaderValue::from_static("no-referrer"),
+                );
+            }
+            r
+        }
+        Err(StaticError::Forbidden) => error(StatusCode::FORBIDDEN, "forbidden path"),
+        Err(StaticError::NotFound) => error(StatusCode::NOT_FOUND, "not found"),
+    }
 }

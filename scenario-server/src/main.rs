@@ -1,56 +1,75 @@
-//! `agentwire-scenario`: a real HTTP/1.1 server on 127.0.0.1 that plays scripted agent runs in
-//! protocol 000 over SSE, for agentwire's demo and browser tests.
+//! `agentwire-scenario [--port N] [--host 127.0.0.1] [--static DIR] [--speed F] [--verbose]`
 //!
-//! ```text
-//! agentwire-scenario [--port N (0 = any free port)] [--host 127.0.0.1]
-//! ```
-//! Prints `agentwire-scenario listening on http://HOST:PORT` on stdout once ready.
-//!
-//! Modules: [`http`] (requests, responses, CORS), [`scenarios`] (the scripted runs),
-//! [`runs`] (per-run event logs, resume by `Last-Event-ID`, fault injection).
+//! Prints exactly one line, `agentwire-scenario listening on http://HOST:PORT`, on stdout once
+//! it accepts connections (scripts read the port from it); logs requests to stderr only with
+//! `--verbose`; exits with status 0 on SIGINT/SIGTERM.
 
-mod http;
-mod runs;
-mod scenarios;
-
+use agentwire_scenario::{Config, Server, USAGE};
 use std::io::Write;
-use std::net::TcpListener;
-use std::sync::Arc;
+use std::process::ExitCode;
 
-fn main() {
-    let mut port = 0u16;
-    let mut host = "127.0.0.1".to_owned();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--port" => port = args.next().and_then(|p| p.parse().ok()).unwrap_or(0),
-            "--host" => host = args.next().unwrap_or(host),
-            "-h" | "--help" => {
-                println!("usage: agentwire-scenario [--port N] [--host 127.0.0.1]");
-                return;
-            }
-            other => {
-                eprintln!("unknown argument {other:?}");
-                std::process::exit(2);
-            }
+fn main() -> ExitCode {
+    let config = match Config::from_args(std::env::args().skip(1)) {
+        Ok(Some(c)) => c,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
         }
-    }
-    let listener = match TcpListener::bind((host.as_str(), port)) {
-        Ok(l) => l,
         Err(e) => {
-            eprintln!("agentwire-scenario: cannot listen on {host}:{port}: {e}");
-            std::process::exit(1);
+            eprintln!("agentwire-scenario: {e}");
+            return ExitCode::from(2);
         }
     };
-    let addr = listener
-        .local_addr()
-        .map(|a| a.to_string())
-        .unwrap_or_default();
-    println!("agentwire-scenario listening on http://{addr}");
-    let _ = std::io::stdout().flush();
-    let state = Arc::new(runs::Runs::default());
-    for stream in listener.incoming().flatten() {
-        let state = state.clone();
-        std::thread::spawn(move || http::serve(stream, &state));
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("agentwire-scenario: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = rt.block_on(async move {
+        let (host, port) = (config.host.clone(), config.port);
+        let server = match Server::bind(config).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("agentwire-scenario: cannot listen on {host}:{port}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let addr = match server.local_addr() {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("agentwire-scenario: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "agentwire-scenario listening on http://{addr}");
+        let _ = out.flush();
+        drop(out);
+        server.run(shutdown_signal()).await;
+        ExitCode::SUCCESS
+    });
+    rt.shutdown_timeout(std::time::Duration::from_millis(200));
+    code
+}
+
+/// Completes on SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
     }
+    let _ = tokio::signal::ctrl_c().await;
 }

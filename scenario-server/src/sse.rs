@@ -1,0 +1,407 @@
+//! One SSE connection: reads a run's log from a cursor and writes the frames, applying the
+//! connection's faults. The frames go through a bounded channel into the response body (so a
+//! slow client applies backpressure and a gone client ends the writer).
+//!
+//! Wire format: `retry: <ms>` once, then per event `id: N`, `event: <kind without
+//! "internal:">`, `data: <one-line JSON>`, blank line; `: hb` comments while idle. The response
+//! ends when the run's script has ended and everything was written.
+//!
+//! Injected frames (faults `malformed`, `huge`) carry no `id:` line, so they never move the
+//! client's last event id. `malformed` injects, on every connection that passes these places:
+//! after event 1 `data: {not json`; after event 3 a data line with the raw bytes 0xFF 0xFE;
+//! after event 5 an event of kind `future-kind`; after the first content-delta with id ≥ 6 an
+//! extra copy of it with `"index":"seven"` (the real one was already sent, so the stream stays
+//! complete). `huge=MB` sends, after event 2, one content-delta for the same task with
+//! `"index":1000000` whose data line is MB MiB long, written in 64 KiB pieces from a static
+//! buffer.
+
+use crate::faults::Faults;
+use crate::run::{Event, Run};
+use crate::util::Rng;
+use hyper::body::{Body, Bytes, Frame};
+use std::collections::BTreeMap;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// After which event id the `huge` fault injects its giant event.
+pub const HUGE_AFTER: u64 = 2;
+/// After which event id the `endless` fault starts its endless line.
+pub const ENDLESS_AFTER: u64 = 3;
+/// The `index` of the `huge` event.
+pub const HUGE_INDEX: u64 = 1_000_000;
+/// Default heartbeat interval.
+pub const DEFAULT_HEARTBEAT_MS: u64 = 5_000;
+/// Default `retry:` value.
+pub const DEFAULT_RETRY_MS: u64 = 1_000;
+
+const BATCH: u64 = 512;
+/// Consecutive event frames are written together up to this many bytes.
+const COALESCE: usize = 32 * 1024;
+const PIECE: usize = 64 * 1024;
+/// How long a `shuffle` window may wait to fill before it is delivered partially.
+const SHUFFLE_WAIT: Duration = Duration::from_millis(300);
+
+static FILLER: [u8; PIECE] = {
+    let pattern = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut a = [0u8; PIECE];
+    let mut i = 0;
+    while i < PIECE {
+        a[i] = pattern[i % pattern.len()];
+        i += 1;
+    }
+    a
+};
+
+/// A response body fed by a channel.
+pub struct ChannelBody {
+    rx: mpsc::Receiver<Result<Bytes, io::Error>>,
+}
+
+impl Body for ChannelBody {
+    type Data = Bytes;
+    type Error = io::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
+        self.rx.poll_recv(cx).map(|o| o.map(|r| r.map(Frame::data)))
+    }
+}
+
+/// The client went away, or the connection was cut on purpose: stop writing.
+#[derive(Debug)]
+struct End;
+
+struct Out {
+    tx: mpsc::Sender<Result<Bytes, io::Error>>,
+    drip: Option<Duration>,
+}
+
+impl Out {
+    async fn send(&self, b: Bytes) -> Result<(), End> {
+        match self.drip {
+            None => self.tx.send(Ok(b)).await.map_err(|_| End),
+            Some(d) => {
+                for i in 0..b.len() {
+                    self.tx.send(Ok(b.slice(i..i + 1))).await.map_err(|_| End)?;
+                    if d.is_zero() {
+                        tokio::task::yield_now().await;
+                    } else {
+                        tokio::time::sleep(d).await;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    async fn send_static(&self, b: &'static [u8]) -> Result<(), End> {
+        self.send(Bytes::from_static(b)).await
+    }
+
+    /// Cuts the connection: hyper sees a body error and closes it without ending the chunked
+    /// body. The short sleep lets hyper flush what was already written first.
+    async fn abort(&self) {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let _ = self
+            .tx
+            .send(Err(io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "injected connection drop",
+            )))
+            .await;
+    }
+
+    async fn closed(&self) {
+        self.tx.closed().await
+    }
+}
+
+/// What one streaming connection should deliver.
+pub struct Connection {
+    /// The run.
+    pub run: Arc<Run>,
+    /// First event id to send.
+    pub start: u64,
+    /// Whether this is the run's first streaming connection.
+    pub first: bool,
+    /// The faults.
+    pub faults: Faults,
+    /// `retry:` value sent first.
+    pub retry_ms: u64,
+    /// Idle heartbeat interval.
+    pub heartbeat_ms: u64,
+}
+
+/// Starts writing `conn` and returns the response body.
+pub fn open(conn: Connection) -> ChannelBody {
+    let (tx, rx) = mpsc::channel(16);
+    let out = Out {
+        tx,
+        drip: conn.faults.drip.map(Duration::from_millis),
+    };
+    conn.run.connection_live(true);
+    let mut w = Writer {
+        c: conn,
+        out,
+        written: 0,
+        bad_type_sent: false,
+        pending: Vec::new(),
+    };
+    tokio::spawn(async move {
+        let _ = w.deliver().await;
+    });
+    ChannelBody { rx }
+}
+
+struct Writer {
+    c: Connection,
+    out: Out,
+    /// Complete events written on this connection.
+    written: u64,
+    bad_type_sent: bool,
+    /// Event frames not yet handed to the body (consecutive events go out as one chunk).
+    pending: Vec<u8>,
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.c.run.connection_live(false);
+    }
+}
+
+impl Writer {
+    /// Writes what was coalesced.
+    async fn flush(&mut self) -> Result<(), End> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let b = Bytes::from(std::mem::take(&mut self.pending));
+        self.out.send(b).await
+    }
+
+    /// Flushes, then writes `b` on its own.
+    async fn send(&mut self, b: Bytes) -> Result<(), End> {
+        self.flush().await?;
+        self.out.send(b).await
+    }
+
+    async fn deliver(&mut self) -> Result<(), End> {
+        self.out
+            .send(Bytes::from(format!("retry: {}\n\n", self.c.retry_ms)))
+            .await?;
+        let run = self.c.run.clone();
+        let mut rx = run.subscribe();
+        let heartbeat = Duration::from_millis(self.c.heartbeat_ms.max(1));
+        let mut cursor = self.c.start;
+        let mut stalled = false;
+        loop {
+            rx.borrow_and_update();
+            let (len, finished, waiting) = run.status();
+            if cursor < len {
+                let mut end = len.min(cursor.saturating_add(BATCH));
+                if let Some(w) = self.c.faults.shuffle {
+                    let window_end = (cursor / w + 1) * w;
+                    if window_end > len && !finished && !waiting && !stalled {
+                        tokio::select! {
+                            _ = rx.changed() => {}
+                            _ = tokio::time::sleep(SHUFFLE_WAIT) => stalled = true,
+                            _ = self.out.closed() => return Err(End),
+                        }
+                        continue;
+                    }
+                    end = len.min(window_end);
+                }
+                let mut events = run.range(cursor, end);
+                if self.c.faults.shuffle.is_some() {
+                    permute(&mut events, run.spec.seed, cursor);
+                }
+                for ev in &events {
+                    self.event(ev).await?;
+                }
+                self.flush().await?;
+                cursor = end;
+                stalled = false;
+                continue;
+            }
+            if finished {
+                return Ok(());
+            }
+            tokio::select! {
+                _ = rx.changed() => {}
+                _ = tokio::time::sleep(heartbeat) => self.out.send_static(b": hb\n\n").await?,
+                _ = self.out.closed() => return Err(End),
+            }
+        }
+    }
+
+    async fn event(&mut self, ev: &Event) -> Result<(), End> {
+        let f = &self.c.faults;
+        if f.loses(ev.id) {
+            return Ok(());
+        }
+        let drop_here = (self.c.first && f.drop == Some(ev.id))
+            || f.drop_every.is_some_and(|k| self.written >= k);
+        if drop_here {
+            let half = ev.frame.len() / 2;
+            self.send(ev.frame.slice(..half)).await?;
+            self.out.abort().await;
+            return Err(End);
+        }
+        self.pending.extend_from_slice(&ev.frame);
+        if self.pending.len() >= COALESCE {
+            self.flush().await?;
+        }
+        self.written += 1;
+        self.after(ev).await
+    }
+
+    async fn after(&mut self, ev: &Event) -> Result<(), End> {
+        if self.c.faults.malformed {
+            match ev.id {
+                1 => {
+                    self.send(Bytes::from_static(b"data: {not json\n\n"))
+                        .await?
+                }
+                3 => self.send(Bytes::from_static(b"data: \xFF\xFE\n\n")).await?,
+                5 => {
+                    let v = parse(ev);
+                    let data = serde_json::json!({
+                        "kind": "future-kind",
+                        "contextId": v["contextId"],
+                        "taskId": v["taskId"],
+                        "timestamp": v["timestamp"],
+                        "payload": {"note": "a kind from a newer protocol version", "level": 3},
+                    });
+                    self.send(Bytes::from(format!("event: future-kind\ndata: {data}\n\n")))
+                        .await?;
+                }
+                _ => {}
+            }
+            if &*ev.kind == "content-delta" && ev.id >= 6 && !self.bad_type_sent {
+                self.bad_type_sent = true;
+                let mut v = parse(ev);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("index".into(), "seven".into());
+                }
+                self.send(Bytes::from(format!("event: content-delta\ndata: {v}\n\n")))
+                    .await?;
+            }
+        }
+        if let (Some(mb), HUGE_AFTER) = (self.c.faults.huge, ev.id) {
+            self.huge(ev, mb).await?;
+        }
+        let f = &self.c.faults;
+        if self.c.first && f.endless && ev.id == ENDLESS_AFTER {
+            self.send(Bytes::from_static(b"data: ")).await?;
+            loop {
+                self.out.send_static(&FILLER).await?;
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+        if self.c.first && f.silent == Some(ev.id) {
+            self.flush().await?;
+            self.out.closed().await;
+            return Err(End);
+        }
+        Ok(())
+    }
+
+    async fn huge(&mut self, ev: &Event, mb: u64) -> Result<(), End> {
+        let v = parse(ev);
+        let s = |k: &str| serde_json::Value::from(v[k].as_str().unwrap_or_default()).to_string();
+        let head = format!(
+            "event: content-delta\ndata: {{\"kind\":\"content-delta\",\"contextId\":{},\"taskId\":{},\"delta\":\"",
+            s("contextId"),
+            s("taskId")
+        );
+        self.send(Bytes::from(head)).await?;
+        for _ in 0..mb * (1024 * 1024 / PIECE as u64) {
+            self.out.send_static(&FILLER).await?;
+        }
+        let tail = format!(
+            "\",\"index\":{HUGE_INDEX},\"timestamp\":{}}}\n\n",
+            s("timestamp")
+        );
+        self.out.send(Bytes::from(tail)).await
+    }
+}
+
+fn parse(ev: &Event) -> serde_json::Value {
+    serde_json::from_str(ev.data()).unwrap_or(serde_json::Value::Null)
+}
+
+/// Permutes, inside `events` (one window starting at log position `window`), the chunk events
+/// of each stream among that stream's own positions; other events keep their place. Never the
+/// identity for a stream with two or more chunks in the window.
+fn permute(events: &mut [Arc<Event>], seed: u64, window: u64) {
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, ev) in events.iter().enumerate() {
+        if let Some(s) = ev.chunk_stream.as_deref() {
+            groups.entry(s).or_default().push(i);
+        }
+    }
+    let groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() >= 2).collect();
+    let mut rng = Rng::new(seed ^ window.wrapping_mul(0x2545_F491_4F6C_DD1D));
+    for positions in groups {
+        let mut picked: Vec<Arc<Event>> = positions.iter().map(|&p| events[p].clone()).collect();
+        for i in (1..picked.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            picked.swap(i, j);
+        }
+        if picked
+            .iter()
+            .zip(&positions)
+            .all(|(e, &p)| Arc::ptr_eq(e, &events[p]))
+        {
+            picked.rotate_left(1);
+        }
+        for (e, &p) in picked.into_iter().zip(&positions) {
+            events[p] = e;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permute_moves_chunks_only_within_their_stream() {
+        let mk = |id: u64, stream: Option<&str>| {
+            Arc::new(Event::new(
+                id,
+                if stream.is_some() {
+                    "content-delta"
+                } else {
+                    "task-status"
+                },
+                stream.map(str::to_owned),
+                "{}",
+            ))
+        };
+        let orig = vec![
+            mk(0, Some("a")),
+            mk(1, None),
+            mk(2, Some("a")),
+            mk(3, Some("b")),
+            mk(4, Some("a")),
+            mk(5, Some("b")),
+        ];
+        let mut ev = orig.clone();
+        permute(&mut ev, 1, 0);
+        assert_eq!(ev[1].id, 1, "non-chunk events keep their place");
+        let a: Vec<u64> = [0, 2, 4].iter().map(|&i| ev[i].id).collect();
+        let b: Vec<u64> = [3, 5].iter().map(|&i| ev[i].id).collect();
+        assert_ne!(a, vec![0, 2, 4]);
+        assert_eq!(b, vec![5, 3]);
+        let mut sorted: Vec<u64> = ev.iter().map(|e| e.id).collect();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..6).collect::<Vec<_>>());
+    }
+}
