@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod client;
 pub mod events;
 pub mod filter;
 pub mod json;

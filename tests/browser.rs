@@ -1,10 +1,11 @@
-//! Browser tests (wasm-bindgen-test in headless Chromium): the JS-facing glue, and an
-//! EventSource connection to the real scenario server started by scripts/browser-tests.sh
-//! (its URL arrives at compile time in AGENTWIRE_TEST_SERVER).
+//! Browser tests (wasm-bindgen-test in headless Chromium): the JS-facing glue, and a fetch
+//! connection to the real scenario server started by scripts/browser-tests.sh (its URL arrives
+//! at compile time in AGENTWIRE_TEST_SERVER). The client's full behaviour (every transport,
+//! answers, resume, faults) is tested from JavaScript in tests/e2e/.
 #![cfg(target_arch = "wasm32")]
 
+use agentwire::browser::client::AgentClient;
 use agentwire::browser::decoder::StreamDecoder;
-use agentwire::browser::eventsource::EventSourceConnection;
 use agentwire::browser::store::AgentStore;
 use js_sys::{Array, Function, Reflect};
 use std::cell::{Cell, RefCell};
@@ -147,41 +148,33 @@ fn store_snapshots_subscriptions_and_typed_handlers() {
 use js_sys::Object;
 
 #[wasm_bindgen_test]
-async fn eventsource_against_the_scenario_server() {
+async fn client_over_fetch_against_the_scenario_server() {
     let Some(base) = option_env!("AGENTWIRE_TEST_SERVER") else {
         panic!("AGENTWIRE_TEST_SERVER is not set: run scripts/browser-tests.sh");
     };
-    let store = AgentStore::new(None).expect("store");
+    let opts = js_sys::Object::new();
     let url = format!("{base}/api/stream?scenario=quick&seed=7&speed=0");
-    let mut conn = EventSourceConnection::new(&store, &url, false).expect("connect");
-    assert!(conn.listener_count() > 0);
-    let mut done = false;
+    Reflect::set(&opts, &"url".into(), &url.into()).unwrap();
+    let client = AgentClient::new(opts.into()).expect("client");
+    let mut state = String::new();
     for _ in 0..200 {
         sleep(50).await;
-        let snap = store.get_snapshot().expect("snapshot");
-        let roots = Array::from(&get(&snap, "roots"));
-        if roots.length() > 0
-            && get(&roots.get(0), "status").as_string().as_deref() == Some("completed")
-            && get(&roots.get(0), "contentComplete").as_bool() == Some(true)
-        {
-            done = true;
+        state = get(&client.connection(), "state")
+            .as_string()
+            .unwrap_or_default();
+        if state == "closed" || state == "failed" {
             break;
         }
     }
-    conn.close();
-    assert!(
-        done,
-        "the quick scenario completed over EventSource: {}",
-        store.state_json().unwrap_or_default()
-    );
-    assert_eq!(conn.listener_count(), 0, "close removes every listener");
-    assert_eq!(conn.state(), "closed");
-    let snap = store.get_snapshot().expect("snapshot");
-    assert!(Array::from(&get(&snap, "artifacts")).length() >= 3);
+    assert_eq!(state, "closed", "{:?}", get(&client.connection(), "reason"));
+    let snap = client.get_snapshot().expect("snapshot");
+    let roots = Array::from(&get(&snap, "roots"));
     assert_eq!(
-        Array::from(&get(&snap, "diagnostics")).length(),
-        0,
-        "{}",
-        store.state_json().unwrap_or_default()
+        get(&roots.get(0), "status").as_string().as_deref(),
+        Some("completed")
     );
+    assert!(Array::from(&get(&snap, "artifacts")).length() >= 3);
+    assert_eq!(Array::from(&get(&snap, "diagnostics")).length(), 0);
+    client.close();
+    assert_eq!(client.listener_count(), 0);
 }

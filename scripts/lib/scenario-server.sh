@@ -5,6 +5,7 @@
 # and stops the server when the calling script exits. Expects to run from the repository root.
 
 scenario_pid=""
+SCENARIO_ARGS=("${SCENARIO_ARGS[@]}")
 scenario_log=""
 stop_scenario_server() {
   if [ -n "$scenario_pid" ] && kill -0 "$scenario_pid" 2>/dev/null; then
@@ -27,7 +28,7 @@ start_scenario_server() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
   scenario_log=$(mktemp)
-  target/debug/agentwire-scenario --port 0 >"$scenario_log" 2>&1 </dev/null &
+  target/debug/agentwire-scenario --port 0 "${SCENARIO_ARGS[@]}" >"$scenario_log" 2>&1 </dev/null &
   scenario_pid=$!
   SCENARIO_URL=""
   local _

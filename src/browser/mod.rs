@@ -1,16 +1,22 @@
 //! The JavaScript-facing glue (wasm32 only), split by concern:
 //! - [`error`]: every failure is an `Error` with a stable `code`; the panic hook.
 //! - [`convert`]: JSON text → JS values, in one place.
+//! - [`global`]: fetch, timers, `online`, frames, `reportError` (page and Worker alike).
 //! - [`store`]: `AgentStore`, the framework-neutral store (feed bytes/strings/events,
 //!   `getSnapshot`/`subscribe`, typed `on(kind, …)`, getters, diagnostics).
 //! - [`decoder`]: `StreamDecoder`, bytes → canonical events + diagnostics, no assembly.
-//! - [`eventsource`]: an `EventSource`-backed source feeding an `AgentStore`.
+//! - [`transport`]: fetch SSE, EventSource, WebSocket and manual sources with resume.
+//! - [`client`]: `AgentClient`, a connection plus answering the agent.
+//! - [`iter`]: the async iterator of events.
 
+pub mod client;
 pub mod convert;
 pub mod decoder;
 pub mod error;
-pub mod eventsource;
+pub mod global;
+pub mod iter;
 pub mod store;
+pub mod transport;
 
 use wasm_bindgen::prelude::*;
 

@@ -10,6 +10,7 @@
 
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, js_error};
+use super::global::{next_frame, report_error};
 use crate::filter::{kind_matches, match_kind, EventFilter};
 use crate::json::WriteJson;
 use crate::pipeline::Session;
@@ -46,6 +47,12 @@ export interface AgentStoreOptions {
     maxDiagnostics?: number;
     /** Raw events kept in the debug ring (0 = off). Default 0. */
     rawLogEvents?: number;
+    /**
+     * `"frame"`: `subscribe` listeners are called at most once per animation frame with the
+     * coalesced change (event handlers from `on` stay per event). Default `"none"`: after every
+     * change.
+     */
+    batch?: "none" | "frame";
 }
 
 /** What `getSnapshot()` returns: immutable; identical object until something visible changed. */
@@ -60,7 +67,7 @@ export interface Snapshot {
     artifacts: Artifact[];
     /** Diagnostics kept (bounded), oldest first. */
     diagnostics: Diagnostic[];
-    /** Input requests still open. */
+    /** Input requests still open that wait for the user (those a coordinator is handling are left out). */
     pendingInputs: InputRequest[];
     /** Auth requests still open. */
     pendingAuths: AuthRequest[];
@@ -117,6 +124,13 @@ struct Inner {
     /// Events to deliver after the borrow is released: (handler ids, event JSON).
     queue: Vec<(Vec<u32>, String)>,
     snapshot: Option<(u64, JsValue)>,
+    /// Bumped by changes that live outside the core store (coordinator routing).
+    local_rev: u64,
+    /// Input ids a coordinator is answering (left out of `pendingInputs`).
+    coordinator_inputs: Vec<String>,
+    /// Coalesce listener calls per animation frame.
+    batch_frames: bool,
+    frame_pending: bool,
     tasks_cache: HashMap<String, (u64, JsValue)>,
     artifacts_cache: HashMap<String, (u64, JsValue)>,
     closed: bool,
@@ -147,6 +161,24 @@ fn opt_usize(o: &JsValue, key: &str) -> Result<Option<usize>, JsValue> {
         _ => Err(js_error(
             "invalid-argument",
             &format!("options.{key} must be a whole number >= 0"),
+        )),
+    }
+}
+
+/// Reads `options.batch` (`"none"` or `"frame"`).
+pub(crate) fn read_batch(options: &JsValue) -> Result<bool, JsValue> {
+    if !options.is_object() {
+        return Ok(false);
+    }
+    let v =
+        js_sys::Reflect::get(options, &JsValue::from_str("batch")).unwrap_or(JsValue::UNDEFINED);
+    match v.as_string().as_deref() {
+        None if v.is_undefined() || v.is_null() => Ok(false),
+        Some("none") => Ok(false),
+        Some("frame") => Ok(true),
+        _ => Err(js_error(
+            "invalid-argument",
+            "options.batch must be \"none\" or \"frame\"",
         )),
     }
 }
@@ -182,6 +214,12 @@ pub(crate) fn read_options(options: &JsValue) -> Result<(SseConfig, Limits), JsV
     Ok((sse, l))
 }
 
+impl Inner {
+    fn visible_version(&self) -> u64 {
+        self.session.store().version() + self.local_rev
+    }
+}
+
 impl AgentStore {
     fn borrow_mut(&self) -> Result<std::cell::RefMut<'_, Inner>, JsValue> {
         check_alive()?;
@@ -207,19 +245,25 @@ impl AgentStore {
     fn update(&self, work: impl FnOnce(&mut Inner)) -> Result<(), JsValue> {
         let (queue, handlers, listeners) = {
             let mut inner = self.borrow_mut()?;
-            let before = inner.session.store().version();
+            let before = inner.visible_version();
             work(&mut inner);
-            let changed = inner.session.store().version() != before;
+            let changed = inner.visible_version() != before;
             let queue = std::mem::take(&mut inner.queue);
             let handlers: Vec<(u32, js_sys::Function)> = if queue.is_empty() {
                 Vec::new()
             } else {
                 inner.handlers.iter().map(|h| (h.id, h.f.clone())).collect()
             };
-            let listeners: Vec<js_sys::Function> = if changed {
-                inner.listeners.iter().map(|(_, f)| f.clone()).collect()
-            } else {
+            let listeners: Vec<js_sys::Function> = if !changed {
                 Vec::new()
+            } else if inner.batch_frames {
+                if !inner.frame_pending {
+                    inner.frame_pending = true;
+                    schedule_frame(&self.inner);
+                }
+                Vec::new()
+            } else {
+                inner.listeners.iter().map(|(_, f)| f.clone()).collect()
             };
             (queue, handlers, listeners)
         };
@@ -310,6 +354,27 @@ fn queue_event(
     }
 }
 
+/// Calls the listeners once at the next frame (batch mode).
+fn schedule_frame(inner: &Rc<RefCell<Inner>>) {
+    let weak = Rc::downgrade(inner);
+    let cb = Closure::once_into_js(move || {
+        let Some(rc) = weak.upgrade() else { return };
+        let listeners: Vec<js_sys::Function> = match rc.try_borrow_mut() {
+            Ok(mut i) => {
+                i.frame_pending = false;
+                i.listeners.iter().map(|(_, f)| f.clone()).collect()
+            }
+            Err(_) => return,
+        };
+        for f in listeners {
+            if let Err(e) = f.call0(&JsValue::NULL) {
+                report_error(&e);
+            }
+        }
+    });
+    next_frame(cb.unchecked_into());
+}
+
 /// A JS function that removes listener/handler `id` (idempotent).
 fn unsubscribe_fn(inner: &Rc<RefCell<Inner>>, id: u32, listener: bool) -> js_sys::Function {
     let weak = Rc::downgrade(inner);
@@ -367,7 +432,9 @@ impl AgentStore {
         #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: Option<JsValue>,
     ) -> Result<AgentStore, JsValue> {
         check_alive()?;
-        let (sse, limits) = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let (sse, limits) = read_options(&options)?;
+        let batch_frames = read_batch(&options)?;
         Ok(AgentStore {
             inner: Rc::new(RefCell::new(Inner {
                 session: Session::new(sse, limits),
@@ -376,6 +443,10 @@ impl AgentStore {
                 handlers: Vec::new(),
                 queue: Vec::new(),
                 snapshot: None,
+                local_rev: 0,
+                coordinator_inputs: Vec::new(),
+                batch_frames,
+                frame_pending: false,
                 tasks_cache: HashMap::new(),
                 artifacts_cache: HashMap::new(),
                 closed: false,
@@ -457,7 +528,7 @@ impl AgentStore {
     /// Changes exactly when visible state changed.
     #[wasm_bindgen(getter)]
     pub fn version(&self) -> Result<f64, JsValue> {
-        Ok(self.borrow()?.session.store().version() as f64)
+        Ok(self.borrow()?.visible_version() as f64)
     }
 
     /// The current state as an immutable snapshot. Returns the same object until something
@@ -466,7 +537,7 @@ impl AgentStore {
     pub fn get_snapshot(&self) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
         let inner = &mut *guard;
-        let version = inner.session.store().version();
+        let version = inner.visible_version();
         if let Some((v, snap)) = &inner.snapshot {
             if *v == version {
                 return Ok(snap.clone());
@@ -500,7 +571,15 @@ impl AgentStore {
         set("roots", &roots)?;
         set("artifacts", &artifacts)?;
         set("diagnostics", &json_array(store.diagnostics())?)?;
-        set("pendingInputs", &json_array(store.pending_inputs())?)?;
+        let coordinated = &inner.coordinator_inputs;
+        set(
+            "pendingInputs",
+            &json_array(
+                store
+                    .pending_inputs()
+                    .filter(|i| !coordinated.contains(&i.id)),
+            )?,
+        )?;
         set("pendingAuths", &json_array(store.pending_auths())?)?;
         let frozen: JsValue = js_sys::Object::freeze(&snap).into();
         inner.snapshot = Some((version, frozen.clone()));
@@ -612,10 +691,18 @@ impl AgentStore {
         json_array(self.borrow()?.session.store().diagnostics())
     }
 
-    /// Open input requests.
+    /// Open input requests waiting for the user (not those a coordinator is answering).
     #[wasm_bindgen(js_name = pendingInputs, unchecked_return_type = "InputRequest[]")]
     pub fn pending_inputs(&self) -> Result<JsValue, JsValue> {
-        json_array(self.borrow()?.session.store().pending_inputs())
+        let inner = self.borrow()?;
+        let coordinated = &inner.coordinator_inputs;
+        json_array(
+            inner
+                .session
+                .store()
+                .pending_inputs()
+                .filter(|i| !coordinated.contains(&i.id)),
+        )
     }
 
     /// Open auth requests (always for the user).
@@ -672,4 +759,80 @@ impl AgentStore {
             inner: self.inner.clone(),
         }
     }
+
+    /// Feeds network bytes for a transport: exceptions thrown by user handlers are reported
+    /// (`reportError`) instead of stopping the stream. Returns the number of SSE events
+    /// dispatched by this chunk.
+    pub(crate) fn feed_network(&self, bytes: &[u8]) -> Result<u64, JsValue> {
+        let before = self.borrow()?.session.position();
+        if let Err(e) = self.feed_bytes(bytes) {
+            if is_closed_error(&e) {
+                return Err(e);
+            }
+            report_error(&e);
+        }
+        Ok(self.borrow()?.session.position() - before)
+    }
+
+    /// Applies one JSON event text from a transport (WebSocket frame); handler exceptions are
+    /// reported, not returned.
+    pub(crate) fn push_network(&self, text: &str) -> Result<(), JsValue> {
+        if let Err(e) = self.push_event(JsValue::from_str(text)) {
+            if is_closed_error(&e) {
+                return Err(e);
+            }
+            report_error(&e);
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the core session (read-only).
+    pub(crate) fn with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> Result<R, JsValue> {
+        Ok(f(&self.borrow()?.session))
+    }
+
+    /// Marks an input as being answered by a coordinator (`true`: hidden from the user's
+    /// `pendingInputs`) or handed back to the user (`false`); listeners are notified.
+    pub(crate) fn set_coordinated(&self, input_id: &str, on: bool) -> Result<(), JsValue> {
+        self.update(|inner| {
+            let present = inner.coordinator_inputs.iter().any(|c| c == input_id);
+            if on && !present {
+                inner.coordinator_inputs.push(input_id.to_owned());
+                inner.local_rev += 1;
+            } else if !on && present {
+                inner.coordinator_inputs.retain(|c| c != input_id);
+                inner.local_rev += 1;
+            }
+        })
+    }
+
+    /// Subscribes a handler for events of `kind` (glue-internal: the client's own hooks).
+    pub(crate) fn on_internal(
+        &self,
+        kind: &str,
+        f: js_sys::Function,
+    ) -> Result<js_sys::Function, JsValue> {
+        self.subscribe_fn(f, HandlerFilter::Kind(kind.to_owned()))
+    }
+
+    /// Subscribes a handler with a full filter (glue-internal: async iterators).
+    pub(crate) fn on_filter(
+        &self,
+        filter: EventFilter,
+        f: js_sys::Function,
+    ) -> Result<js_sys::Function, JsValue> {
+        self.subscribe_fn(f, HandlerFilter::Full(Box::new(filter)))
+    }
+
+    /// `true` once `close()` was called.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.inner.try_borrow().map(|i| i.closed).unwrap_or(false)
+    }
+}
+
+fn is_closed_error(e: &JsValue) -> bool {
+    js_sys::Reflect::get(e, &JsValue::from_str("code"))
+        .ok()
+        .and_then(|c| c.as_string())
+        .is_some_and(|c| c == "closed" || c == "internal")
 }

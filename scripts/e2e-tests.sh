@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Browser client tests from JavaScript: stages the built package (pkg/web) and tests/e2e/ into
+# target/e2e-www/, starts the scenario server serving it (same origin as the API, under the
+# server's strict CSP), and runs tests/e2e/run.mjs with playwright-core + /usr/bin/chromium.
+# Needs scripts/build-pkg.sh to have run. Extra argument: a test-name filter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
+[ -f pkg/web/agentwire.js ] || { echo "pkg/web missing: run scripts/build-pkg.sh" >&2; exit 1; }
+www=target/e2e-www
+rm -rf "$www" && mkdir -p "$www/pkg" "$www/e2e"
+cp pkg/web/agentwire.js pkg/web/agentwire_bg.wasm "$www/pkg/"
+cp tests/e2e/index.html tests/e2e/harness.js tests/e2e/client.test.js "$www/e2e/"
+SCENARIO_ARGS=(--static "$www")
+# shellcheck source=scripts/lib/scenario-server.sh
+. scripts/lib/scenario-server.sh
+start_scenario_server || exit 1
+node tests/e2e/run.mjs "$SCENARIO_URL" "${1:-}"

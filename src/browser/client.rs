@@ -1,0 +1,1226 @@
+//! `AgentClient`: a connection (fetch SSE by default, EventSource, WebSocket or manual) feeding
+//! an `AgentStore`, plus everything that answers the agent: routed pending requests, `respond`
+//! with schema/options checks, approve/deny/select/answer, safe auth URLs, completeAuth,
+//! cancel; an async iterator of events; observable connection state.
+
+use super::convert::{from_json, to_json};
+use super::error::{check_alive, js_error};
+use super::global::report_error;
+use super::iter::EventStream;
+use super::store::AgentStore;
+use super::transport::{self, Shared, StreamOptions, TransportKind, CLOSED};
+use crate::client::answer::{check_answer, decision_value, RequestShape};
+use crate::client::reconnect::ReconnectPolicy;
+use crate::client::template::expand;
+use crate::events::url::is_safe_to_open;
+use crate::filter::EventFilter;
+use crate::json::{parse, write_str, WriteJson};
+use crate::state::{RequestState, Routing};
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_CLIENT: &str = r#"
+/** The connection states: `idle` until `connect()`, then `connecting` → `open` ⇄ `reconnecting` → `closed` | `failed`. */
+export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed" | "failed";
+
+/** Why a connection failed (stable codes). */
+export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "invalid-argument" | "internal";
+
+/** The observable connection state (a new frozen object on every change). */
+export interface ConnectionInfo {
+    readonly state: ConnectionState;
+    /** Why, for a person. */
+    readonly reason: string;
+    /** Set when `failed`. */
+    readonly code?: ConnectionErrorCode;
+    /** Reconnect attempt (0 while open). */
+    readonly attempt: number;
+}
+
+/** A response on its way to the agent, as given to a custom `responder`. */
+export interface OutgoingRequest {
+    type: "input" | "auth" | "cancel";
+    /** The endpoint URL the default responder would POST to. */
+    url: string;
+    /** The JSON body the default responder would POST. */
+    body: Record<string, unknown>;
+    contextId: string;
+    taskId: string;
+    inputId?: string;
+    authId?: string;
+}
+
+/** Options of `new AgentClient(options)`; store limits (`AgentStoreOptions`) apply too. */
+export interface AgentClientOptions extends AgentStoreOptions {
+    /** The stream URL (not needed for `transport: "manual"`). */
+    url?: string;
+    /** Default `"fetch"` (fetch + ReadableStream SSE). */
+    transport?: "fetch" | "eventsource" | "websocket" | "manual";
+    /** Default `"GET"`, or `"POST"` when `body` is given (fetch only). */
+    method?: "GET" | "POST";
+    /** JSON body of a POST (a string is sent as is). */
+    body?: unknown;
+    /** Extra headers of the stream request and of responses (e.g. `Authorization`). */
+    headers?: Record<string, string>;
+    /** fetch `credentials`; `"include"` also sets EventSource `withCredentials`. */
+    credentials?: "omit" | "same-origin" | "include";
+    /** Aborting it closes the client. */
+    signal?: AbortSignal;
+    /**
+     * How a POSTed stream resumes (a GET with `Last-Event-ID`): a URL, or a function of the
+     * last event id and the first response's headers. Without it an interrupted POST stream
+     * fails with code `interrupted` instead of being re-sent. GET streams resume by repeating
+     * the request with `Last-Event-ID`.
+     */
+    resume?: string | ((info: { lastEventId: string; headers?: Headers }) => string);
+    /** Backoff (jitter is the random share taken off each delay), or `false` to never reconnect. */
+    reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number; jitter?: number };
+    /** Reconnect when no byte (comments/heartbeats count) arrived for this long; 0 = off. Default 45000. */
+    idleTimeoutMs?: number;
+    /** WebSocket subprotocols. */
+    protocols?: string[];
+    /** Start connecting in the constructor. Default `true`. */
+    autoConnect?: boolean;
+    /**
+     * Where responses go (protocol 000). `base` defaults to the stream URL's directory; the
+     * templates default to `{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}`,
+     * `{base}/contexts/{contextId}/tasks/{taskId}/auth/{authId}` and
+     * `{base}/contexts/{contextId}/tasks/{taskId}/cancel`.
+     */
+    endpoints?: { base?: string; input?: string; auth?: string; cancel?: string };
+    /** Sends responses yourself (another protocol, a WebSocket, tests). Rejecting fails the call. */
+    responder?: (request: OutgoingRequest) => unknown;
+    /**
+     * Called first for each input request a coordinator may answer (`requireUser` not true).
+     * Return the value to send, or `undefined` (or throw) to hand it to the user.
+     */
+    coordinator?: (request: InputRequest) => unknown;
+    /** Sent as `userId` with answers. */
+    userId?: string;
+}
+
+/** Options of `client.events()`. */
+export interface EventStreamOptions {
+    /** Which events (evaluated in wasm; internal events are off by default). */
+    filter?: EventFilterSpec;
+    /** Aborting it ends the iteration. */
+    signal?: AbortSignal;
+    /** Events buffered for a slow consumer before the iterator fails with code `overflow`. Default 10000. */
+    maxBuffered?: number;
+}
+
+export interface AgentClient {
+    /** Calls `handler` with every applied event of `kind` (narrowed type). Returns the unsubscribe function. */
+    on<K extends KindPattern>(kind: K, handler: (event: EventOf<K>) => void): () => void;
+    /** The applied events as an async iterator: `for await (const e of client.events()) …`. */
+    events(options?: EventStreamOptions): AsyncIterableIterator<AgentEvent>;
+}
+"#;
+
+/// Where answers go.
+struct Endpoints {
+    base: String,
+    input: String,
+    auth: String,
+    cancel: String,
+}
+
+struct Answers {
+    endpoints: Endpoints,
+    responder: Option<js_sys::Function>,
+    coordinator: Option<js_sys::Function>,
+    user_id: Option<String>,
+    /// Input/auth ids answered (or being answered): a second answer is an error.
+    sent: RefCell<Vec<String>>,
+}
+
+type Hook = Closure<dyn FnMut(JsValue)>;
+type AbortHook = (web_sys::AbortSignal, Closure<dyn FnMut()>);
+
+struct ClientInner {
+    shared: Rc<Shared>,
+    answers: Answers,
+    store_js: JsValue,
+    /// Internal handlers (coordinator hook) to remove on close.
+    hooks: RefCell<Vec<js_sys::Function>>,
+    hook_closures: RefCell<Vec<Hook>>,
+    signal: RefCell<Option<AbortHook>>,
+    streams: RefCell<Vec<Weak<RefCell<super::iter::IterState>>>>,
+    closed: std::cell::Cell<bool>,
+}
+
+/// A connection to an agent server feeding an `AgentStore`, and the way to answer the agent.
+///
+/// ```ts
+/// const client = new AgentClient({ url: "/api/stream?scenario=main" });
+/// client.onConnectionChange((c) => console.log(c.state, c.reason));
+/// client.store.subscribe(() => render(client.getSnapshot()));
+/// client.on("input-required", (e) => client.approve(e.inputId));
+/// ```
+#[wasm_bindgen]
+pub struct AgentClient {
+    inner: Rc<ClientInner>,
+}
+
+fn get(o: &JsValue, key: &str) -> JsValue {
+    if !o.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn absent(v: &JsValue) -> bool {
+    v.is_undefined() || v.is_null()
+}
+
+fn opt_string(o: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    let v = get(o, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| {
+        js_error(
+            "invalid-argument",
+            &format!("options.{key} must be a string"),
+        )
+    })
+}
+
+fn opt_number(o: &JsValue, key: &str, what: &str) -> Result<Option<f64>, JsValue> {
+    let v = get(o, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+        _ => Err(js_error(
+            "invalid-argument",
+            &format!("{what}.{key} must be a number >= 0"),
+        )),
+    }
+}
+
+fn opt_function(o: &JsValue, key: &str) -> Result<Option<js_sys::Function>, JsValue> {
+    let v = get(o, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    v.dyn_into::<js_sys::Function>().map(Some).map_err(|_| {
+        js_error(
+            "invalid-argument",
+            &format!("options.{key} must be a function"),
+        )
+    })
+}
+
+/// The directory of `url` resolved against the page (`/api/stream?x` → `https://host/api`).
+fn default_base(url: &str) -> String {
+    let page = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("location"))
+        .ok()
+        .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_str("href")).ok())
+        .and_then(|h| h.as_string());
+    let resolved = match page {
+        Some(p) => web_sys::Url::new_with_base(url, &p),
+        None => web_sys::Url::new(url),
+    };
+    match resolved {
+        Ok(u) => {
+            let mut path = u.pathname();
+            if let Some(i) = path.rfind('/') {
+                path.truncate(i);
+            }
+            format!("{}{}", u.origin(), path)
+        }
+        Err(_) => String::new(),
+    }
+}
+
+fn read_reconnect(o: &JsValue) -> Result<ReconnectPolicy, JsValue> {
+    let v = get(o, "reconnect");
+    let mut p = ReconnectPolicy::default();
+    if absent(&v) {
+        return Ok(p);
+    }
+    if v.as_bool() == Some(false) {
+        p.max_attempts = 0;
+        return Ok(p);
+    }
+    if !v.is_object() {
+        return Err(js_error(
+            "invalid-argument",
+            "options.reconnect must be an object or false",
+        ));
+    }
+    if let Some(n) = opt_number(&v, "initialDelayMs", "options.reconnect")? {
+        p.initial_delay_ms = n;
+    }
+    if let Some(n) = opt_number(&v, "maxDelayMs", "options.reconnect")? {
+        p.max_delay_ms = n;
+    }
+    if let Some(n) = opt_number(&v, "maxAttempts", "options.reconnect")? {
+        p.max_attempts = n.min(u32::MAX as f64) as u32;
+    }
+    if let Some(n) = opt_number(&v, "jitter", "options.reconnect")? {
+        p.jitter = n.min(1.0);
+    }
+    Ok(p)
+}
+
+fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
+    let transport = match opt_string(o, "transport")?.as_deref() {
+        None | Some("fetch") => TransportKind::Fetch,
+        Some("eventsource") => TransportKind::EventSource,
+        Some("websocket") => TransportKind::WebSocket,
+        Some("manual") => TransportKind::Manual,
+        Some(other) => {
+            return Err(js_error(
+                "invalid-argument",
+                &format!(
+                    "options.transport {other:?}: use fetch, eventsource, websocket or manual"
+                ),
+            ))
+        }
+    };
+    let url = opt_string(o, "url")?.unwrap_or_default();
+    if url.is_empty() && transport != TransportKind::Manual {
+        return Err(js_error("invalid-argument", "options.url is required"));
+    }
+    let body_v = get(o, "body");
+    let body = if absent(&body_v) {
+        None
+    } else if let Some(s) = body_v.as_string() {
+        Some(s)
+    } else {
+        Some(to_json(&body_v)?)
+    };
+    let method = match opt_string(o, "method")? {
+        Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
+            m.to_ascii_uppercase()
+        }
+        Some(m) => {
+            return Err(js_error(
+                "invalid-argument",
+                &format!("options.method {m:?}: use GET or POST"),
+            ))
+        }
+        None if body.is_some() => "POST".into(),
+        None => "GET".into(),
+    };
+    if method == "GET" && body.is_some() {
+        return Err(js_error(
+            "invalid-argument",
+            "a GET request cannot have a body",
+        ));
+    }
+    if method == "POST" && transport != TransportKind::Fetch {
+        return Err(js_error(
+            "invalid-argument",
+            "POST streams need the fetch transport",
+        ));
+    }
+    let mut headers = Vec::new();
+    let h = get(o, "headers");
+    if !absent(&h) {
+        if !h.is_object() {
+            return Err(js_error(
+                "invalid-argument",
+                "options.headers must be an object",
+            ));
+        }
+        for key in js_sys::Object::keys(h.unchecked_ref::<js_sys::Object>()).iter() {
+            let k = key.as_string().unwrap_or_default();
+            let v = js_sys::Reflect::get(&h, &key)
+                .ok()
+                .and_then(|v| v.as_string())
+                .ok_or_else(|| {
+                    js_error(
+                        "invalid-argument",
+                        &format!("header {k:?} must be a string"),
+                    )
+                })?;
+            headers.push((k, v));
+        }
+    }
+    if !headers.is_empty() && transport == TransportKind::EventSource {
+        return Err(js_error(
+            "invalid-argument",
+            "EventSource cannot send headers: use the fetch transport",
+        ));
+    }
+    let credentials = opt_string(o, "credentials")?;
+    if let Some(c) = &credentials {
+        if !["omit", "same-origin", "include"].contains(&c.as_str()) {
+            return Err(js_error(
+                "invalid-argument",
+                "options.credentials must be omit, same-origin or include",
+            ));
+        }
+    }
+    let resume = get(o, "resume");
+    let resume = if absent(&resume) {
+        None
+    } else if resume.is_string() || resume.is_function() {
+        Some(resume)
+    } else {
+        return Err(js_error(
+            "invalid-argument",
+            "options.resume must be a URL string or a function",
+        ));
+    };
+    let mut protocols = Vec::new();
+    let p = get(o, "protocols");
+    if !absent(&p) {
+        let arr: js_sys::Array = p.dyn_into().map_err(|_| {
+            js_error(
+                "invalid-argument",
+                "options.protocols must be an array of strings",
+            )
+        })?;
+        for v in arr.iter() {
+            protocols.push(v.as_string().ok_or_else(|| {
+                js_error(
+                    "invalid-argument",
+                    "options.protocols must be an array of strings",
+                )
+            })?);
+        }
+    }
+    Ok(StreamOptions {
+        url,
+        transport,
+        method,
+        body,
+        headers,
+        credentials,
+        resume,
+        policy: read_reconnect(o)?,
+        idle_timeout_ms: opt_number(o, "idleTimeoutMs", "options")?.unwrap_or(45_000.0),
+        protocols,
+    })
+}
+
+fn read_endpoints(o: &JsValue, url: &str) -> Result<Endpoints, JsValue> {
+    let e = get(o, "endpoints");
+    let s = |k: &str| -> Result<Option<String>, JsValue> {
+        let v = get(&e, k);
+        if absent(&v) {
+            return Ok(None);
+        }
+        v.as_string().map(Some).ok_or_else(|| {
+            js_error(
+                "invalid-argument",
+                &format!("options.endpoints.{k} must be a string"),
+            )
+        })
+    };
+    Ok(Endpoints {
+        base: match s("base")? {
+            Some(b) => b,
+            None if url.is_empty() => String::new(),
+            None => default_base(url),
+        },
+        input: s("input")?.unwrap_or_else(|| {
+            "{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}".into()
+        }),
+        auth: s("auth")?
+            .unwrap_or_else(|| "{base}/contexts/{contextId}/tasks/{taskId}/auth/{authId}".into()),
+        cancel: s("cancel")?
+            .unwrap_or_else(|| "{base}/contexts/{contextId}/tasks/{taskId}/cancel".into()),
+    })
+}
+
+/// An `Error` with `code` and extra string members.
+fn error_with(code: &str, message: &str, extra: &[(&str, JsValue)]) -> JsValue {
+    let e = js_error(code, message);
+    for (k, v) in extra {
+        let _ = js_sys::Reflect::set(&e, &JsValue::from_str(k), v);
+    }
+    e
+}
+
+fn rejected(e: JsValue) -> js_sys::Promise {
+    js_sys::Promise::reject(&e)
+}
+
+/// What an answer needs from the request it answers.
+struct Target {
+    kind: &'static str,
+    id: String,
+    task_id: String,
+    context_id: String,
+}
+
+impl ClientInner {
+    fn endpoint(&self, t: &Target) -> Result<String, JsValue> {
+        let e = &self.answers.endpoints;
+        let (tpl, vars): (&str, Vec<(&str, &str)>) = match t.kind {
+            "input" => (
+                &e.input,
+                vec![
+                    ("contextId", &t.context_id),
+                    ("taskId", &t.task_id),
+                    ("inputId", &t.id),
+                ],
+            ),
+            "auth" => (
+                &e.auth,
+                vec![
+                    ("contextId", &t.context_id),
+                    ("taskId", &t.task_id),
+                    ("authId", &t.id),
+                ],
+            ),
+            _ => (
+                &e.cancel,
+                vec![("contextId", &t.context_id), ("taskId", &t.task_id)],
+            ),
+        };
+        expand(tpl, &e.base, &vars).map_err(|m| js_error("invalid-argument", &m))
+    }
+
+    /// Sends `body` (JSON text) for `t` through the responder or an HTTP POST.
+    async fn send(self: Rc<Self>, t: Target, body: String) -> Result<(), JsValue> {
+        let url = self.endpoint(&t)?;
+        if let Some(responder) = &self.answers.responder {
+            let req = js_sys::Object::new();
+            let set = |k: &str, v: &JsValue| {
+                let _ = js_sys::Reflect::set(&req, &JsValue::from_str(k), v);
+            };
+            set("type", &JsValue::from_str(t.kind));
+            set("url", &JsValue::from_str(&url));
+            set("body", &from_json(&body)?);
+            set("contextId", &JsValue::from_str(&t.context_id));
+            set("taskId", &JsValue::from_str(&t.task_id));
+            match t.kind {
+                "input" => set("inputId", &JsValue::from_str(&t.id)),
+                "auth" => set("authId", &JsValue::from_str(&t.id)),
+                _ => {}
+            }
+            let r = responder
+                .call1(&JsValue::NULL, &req)
+                .map_err(|e| error_with("send-failed", "the responder threw", &[("cause", e)]))?;
+            JsFuture::from(js_sys::Promise::resolve(&r))
+                .await
+                .map_err(|e| {
+                    error_with("send-failed", "the responder rejected", &[("cause", e)])
+                })?;
+            return Ok(());
+        }
+        let init = web_sys::RequestInit::new();
+        init.set_method("POST");
+        let headers = web_sys::Headers::new()?;
+        headers.set("Content-Type", "application/json")?;
+        for (k, v) in &self.shared.opts.headers {
+            headers.set(k, v)?;
+        }
+        init.set_headers(&headers);
+        init.set_body(&JsValue::from_str(&body));
+        if self.shared.opts.credentials.as_deref() == Some("include") {
+            init.set_credentials(web_sys::RequestCredentials::Include);
+        }
+        let req = web_sys::Request::new_with_str_and_init(&url, &init)
+            .map_err(|e| error_with("invalid-argument", "bad endpoint URL", &[("cause", e)]))?;
+        let resp = JsFuture::from(super::global::fetch_request(&req))
+            .await
+            .map_err(|e| {
+                error_with(
+                    "send-failed",
+                    &format!("could not reach {url}"),
+                    &[("cause", e)],
+                )
+            })?;
+        let resp: web_sys::Response = resp.unchecked_into();
+        let status = resp.status();
+        if resp.ok() {
+            return Ok(());
+        }
+        let code = if status == 409 {
+            "already-answered"
+        } else {
+            "send-failed"
+        };
+        Err(error_with(
+            code,
+            &format!("{url} answered HTTP {status}"),
+            &[("status", JsValue::from_f64(status as f64))],
+        ))
+    }
+
+    fn mark_sent(&self, id: &str) -> bool {
+        let mut sent = self.answers.sent.borrow_mut();
+        if sent.iter().any(|s| s == id) {
+            return false;
+        }
+        sent.push(id.to_owned());
+        true
+    }
+
+    fn unmark_sent(&self, id: &str) {
+        self.answers.sent.borrow_mut().retain(|s| s != id);
+    }
+
+    /// Checks and sends an answer to input `input_id` (`value` as JSON text).
+    fn respond_json(
+        self: &Rc<Self>,
+        input_id: &str,
+        value: &str,
+        by_agent: bool,
+    ) -> js_sys::Promise {
+        match self.prepare_input(input_id, value, by_agent) {
+            Err(e) => rejected(e),
+            Ok((t, body)) => {
+                let me = self.clone();
+                let id = input_id.to_owned();
+                future_to_promise(async move {
+                    let r = me.clone().send(t, body).await;
+                    if r.is_err() {
+                        me.unmark_sent(&id);
+                    }
+                    r.map(|_| JsValue::UNDEFINED)
+                })
+            }
+        }
+    }
+
+    fn prepare_input(
+        &self,
+        input_id: &str,
+        value: &str,
+        by_agent: bool,
+    ) -> Result<(Target, String), JsValue> {
+        check_alive()?;
+        if self.closed.get() {
+            return Err(js_error("closed", "this AgentClient was closed"));
+        }
+        let found = self.shared.store.with_session(|s| {
+            s.store().input(input_id).map(|i| {
+                (
+                    i.state,
+                    i.task_id.clone(),
+                    i.context_id.clone(),
+                    i.schema.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+                    i.options.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+                )
+            })
+        })?;
+        let id_js = [("inputId", JsValue::from_str(input_id))];
+        let Some((state, task_id, context_id, schema, options)) = found else {
+            return Err(error_with(
+                "unknown-input",
+                &format!("no input request {input_id:?}"),
+                &id_js,
+            ));
+        };
+        match state {
+            RequestState::Open => {}
+            RequestState::Answered => {
+                return Err(error_with(
+                    "already-answered",
+                    &format!("input {input_id:?} was already answered"),
+                    &id_js,
+                ))
+            }
+            RequestState::Expired => {
+                return Err(error_with(
+                    "expired",
+                    &format!("input {input_id:?} expired"),
+                    &id_js,
+                ))
+            }
+        }
+        let parsed =
+            parse(value).map_err(|_| js_error("invalid-argument", "the answer is not JSON"))?;
+        check_answer(
+            RequestShape {
+                schema: &schema,
+                options: &options,
+            },
+            &parsed,
+        )
+        .map_err(|e| {
+            error_with(
+                "invalid-answer",
+                &format!(
+                    "the answer does not fit the request at {:?}: {}",
+                    e.path, e.message
+                ),
+                &[
+                    ("path", JsValue::from_str(&e.path)),
+                    ("inputId", JsValue::from_str(input_id)),
+                ],
+            )
+        })?;
+        if !self.mark_sent(input_id) {
+            return Err(error_with(
+                "already-answered",
+                &format!("input {input_id:?} was already answered from this client"),
+                &id_js,
+            ));
+        }
+        let mut body = String::from("{\"value\":");
+        body.push_str(value);
+        if by_agent {
+            body.push_str(",\"providedBy\":\"agent\"");
+        } else if let Some(u) = &self.answers.user_id {
+            body.push_str(",\"userId\":");
+            write_str(&mut body, u);
+        }
+        body.push('}');
+        Ok((
+            Target {
+                kind: "input",
+                id: input_id.to_owned(),
+                task_id,
+                context_id,
+            },
+            body,
+        ))
+    }
+
+    /// The coordinator hook: runs for every input-required a coordinator may answer.
+    fn on_input_required(self: &Rc<Self>, event: JsValue) {
+        let Some(coordinator) = self.answers.coordinator.clone() else {
+            return;
+        };
+        let Some(id) = get(&event, "inputId").as_string() else {
+            return;
+        };
+        let request = self.shared.store.with_session(|s| {
+            s.store().input(&id).and_then(|i| {
+                (i.routing == Routing::Coordinator && i.state == RequestState::Open).then(|| {
+                    let mut json = String::new();
+                    i.write_json(&mut json);
+                    json
+                })
+            })
+        });
+        let Ok(Some(json)) = request else { return };
+        let Ok(req) = from_json(&json) else { return };
+        if self.shared.store.set_coordinated(&id, true).is_err() {
+            return;
+        }
+        let me = self.clone();
+        let result = coordinator.call1(&JsValue::NULL, &req);
+        wasm_bindgen_futures::spawn_local(async move {
+            let value = match result {
+                Ok(v) => JsFuture::from(js_sys::Promise::resolve(&v)).await,
+                Err(e) => Err(e),
+            };
+            let handled = match value {
+                Ok(v) if !v.is_undefined() => match to_json(&v) {
+                    Ok(text) => {
+                        let p = me.respond_json(&id, &text, true);
+                        match JsFuture::from(p).await {
+                            Ok(_) => true,
+                            Err(e) => {
+                                report_error(&e);
+                                false
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        report_error(&e);
+                        false
+                    }
+                },
+                Ok(_) => false,
+                Err(e) => {
+                    report_error(&e);
+                    false
+                }
+            };
+            if !handled {
+                // Back to the user.
+                let _ = me.shared.store.set_coordinated(&id, false);
+            }
+        });
+    }
+
+    fn close(&self) {
+        if self.closed.replace(true) {
+            return;
+        }
+        for f in self.hooks.borrow_mut().drain(..) {
+            let _ = f.call0(&JsValue::NULL);
+        }
+        self.hook_closures.borrow_mut().clear();
+        if let Some((signal, cb)) = self.signal.borrow_mut().take() {
+            let _ =
+                signal.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+        }
+        for s in self.streams.borrow_mut().drain(..) {
+            if let Some(s) = s.upgrade() {
+                super::iter::finish(&s, None);
+            }
+        }
+        self.shared.shutdown(CLOSED, "closed by the app", None);
+        self.shared.clear_listeners();
+        self.shared.store.close();
+    }
+}
+
+#[wasm_bindgen]
+impl AgentClient {
+    /// Creates the client and its store, and (unless `autoConnect: false`) starts connecting.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "AgentClientOptions")] options: JsValue,
+    ) -> Result<AgentClient, JsValue> {
+        check_alive()?;
+        if !options.is_object() {
+            return Err(js_error("invalid-argument", "options must be an object"));
+        }
+        let opts = read_stream_options(&options)?;
+        let endpoints = read_endpoints(&options, &opts.url)?;
+        let store = AgentStore::new(Some(options.clone()))?;
+        let store_js: JsValue = store.handle().into();
+        let auto = get(&options, "autoConnect").as_bool().unwrap_or(true);
+        let inner = Rc::new(ClientInner {
+            shared: Rc::new(Shared::new(store, opts)),
+            answers: Answers {
+                endpoints,
+                responder: opt_function(&options, "responder")?,
+                coordinator: opt_function(&options, "coordinator")?,
+                user_id: opt_string(&options, "userId")?,
+                sent: RefCell::new(Vec::new()),
+            },
+            store_js,
+            hooks: RefCell::new(Vec::new()),
+            hook_closures: RefCell::new(Vec::new()),
+            signal: RefCell::new(None),
+            streams: RefCell::new(Vec::new()),
+            closed: std::cell::Cell::new(false),
+        });
+        if inner.answers.coordinator.is_some() {
+            let weak = Rc::downgrade(&inner);
+            let cb: Closure<dyn FnMut(JsValue)> = Closure::new(move |ev: JsValue| {
+                if let Some(me) = weak.upgrade() {
+                    me.on_input_required(ev);
+                }
+            });
+            let unsub = inner.shared.store.on_internal(
+                "input-required",
+                cb.as_ref().unchecked_ref::<js_sys::Function>().clone(),
+            )?;
+            inner.hooks.borrow_mut().push(unsub);
+            inner.hook_closures.borrow_mut().push(cb);
+        }
+        let signal = get(&options, "signal");
+        if !absent(&signal) {
+            let signal: web_sys::AbortSignal = signal.dyn_into().map_err(|_| {
+                js_error("invalid-argument", "options.signal must be an AbortSignal")
+            })?;
+            if signal.aborted() {
+                inner.close();
+            } else {
+                let weak = Rc::downgrade(&inner);
+                let cb: Closure<dyn FnMut()> = Closure::new(move || {
+                    if let Some(me) = weak.upgrade() {
+                        me.close();
+                    }
+                });
+                signal.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref())?;
+                *inner.signal.borrow_mut() = Some((signal, cb));
+            }
+        }
+        let client = AgentClient { inner };
+        if auto && !client.inner.closed.get() {
+            client.connect()?;
+        }
+        Ok(client)
+    }
+
+    /// Starts connecting (only needed with `autoConnect: false`; later calls do nothing).
+    pub fn connect(&self) -> Result<(), JsValue> {
+        check_alive()?;
+        if self.inner.closed.get() {
+            return Err(js_error("closed", "this AgentClient was closed"));
+        }
+        transport::start(&self.inner.shared);
+        Ok(())
+    }
+
+    /// The store this client feeds (the same object every time).
+    #[wasm_bindgen(getter, unchecked_return_type = "AgentStore")]
+    pub fn store(&self) -> JsValue {
+        self.inner.store_js.clone()
+    }
+
+    /// The connection state now.
+    #[wasm_bindgen(getter, unchecked_return_type = "ConnectionInfo")]
+    pub fn connection(&self) -> JsValue {
+        self.inner.shared.info()
+    }
+
+    /// Calls `listener(info)` on every connection state change. Returns the unsubscribe function.
+    #[wasm_bindgen(js_name = onConnectionChange, unchecked_return_type = "() => void")]
+    pub fn on_connection_change(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(info: ConnectionInfo) => void")]
+        listener: js_sys::Function,
+    ) -> JsValue {
+        let id = self.inner.shared.add_listener(listener);
+        let weak = Rc::downgrade(&self.inner.shared);
+        Closure::once_into_js(move || {
+            if let Some(sh) = weak.upgrade() {
+                sh.remove_listener(id);
+            }
+        })
+    }
+
+    /// The current state snapshot (see `AgentStore.getSnapshot`).
+    #[wasm_bindgen(js_name = getSnapshot, unchecked_return_type = "Snapshot")]
+    pub fn get_snapshot(&self) -> Result<JsValue, JsValue> {
+        self.inner.shared.store.get_snapshot()
+    }
+
+    /// Calls `listener()` after every change of visible state. Returns the unsubscribe function.
+    pub fn subscribe(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "() => void")] listener: js_sys::Function,
+    ) -> Result<js_sys::Function, JsValue> {
+        self.inner.shared.store.subscribe(listener)
+    }
+
+    /// `on(kind, handler)` (typed in `interface AgentClient` above).
+    #[wasm_bindgen(js_name = on, skip_typescript)]
+    pub fn on_kind(
+        &self,
+        kind: String,
+        handler: js_sys::Function,
+    ) -> Result<js_sys::Function, JsValue> {
+        self.inner.shared.store.on_kind(kind, handler)
+    }
+
+    /// `events(options)` (typed in `interface AgentClient` above).
+    #[wasm_bindgen(skip_typescript)]
+    pub fn events(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        check_alive()?;
+        let filter_v = get(&options, "filter");
+        let text = if absent(&filter_v) {
+            "{}".to_owned()
+        } else {
+            to_json(&filter_v)?
+        };
+        let filter = EventFilter::from_json(&text).map_err(|e| js_error("invalid-argument", &e))?;
+        let max = opt_number(&options, "maxBuffered", "options")?.unwrap_or(10_000.0) as usize;
+        let signal = get(&options, "signal");
+        let signal = if absent(&signal) {
+            None
+        } else {
+            Some(signal.dyn_into::<web_sys::AbortSignal>().map_err(|_| {
+                js_error("invalid-argument", "options.signal must be an AbortSignal")
+            })?)
+        };
+        let (stream, state) =
+            EventStream::create(&self.inner.shared.store, filter, max.max(1), signal)?;
+        if self.inner.closed.get() {
+            super::iter::finish(&state, None);
+        } else {
+            let mut streams = self.inner.streams.borrow_mut();
+            streams.retain(|w| w.strong_count() > 0);
+            streams.push(Rc::downgrade(&state));
+        }
+        Ok(stream)
+    }
+
+    /// Input requests waiting for the user (routed: those a coordinator is answering are left out).
+    #[wasm_bindgen(js_name = pendingInputs, unchecked_return_type = "InputRequest[]")]
+    pub fn pending_inputs(&self) -> Result<JsValue, JsValue> {
+        self.inner.shared.store.pending_inputs()
+    }
+
+    /// Auth requests waiting for the user (auth always goes to the user).
+    #[wasm_bindgen(js_name = pendingAuths, unchecked_return_type = "AuthRequest[]")]
+    pub fn pending_auths(&self) -> Result<JsValue, JsValue> {
+        self.inner.shared.store.pending_auths()
+    }
+
+    /// Answers input `inputId` with `value`, after checking it against the request's `schema`
+    /// and `options` (rejects with code `invalid-answer` and the failing `path`). Answering
+    /// twice rejects with `already-answered` (no second POST). The request stays pending until
+    /// the server's `input-received`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn respond(&self, input_id: &str, value: JsValue) -> js_sys::Promise {
+        match to_json(&value) {
+            Ok(text) => self.inner.respond_json(input_id, &text, false),
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// Approves (the request's own approve option, `true`, or `"approve"`).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn approve(&self, input_id: &str) -> js_sys::Promise {
+        self.decide(input_id, true, None)
+    }
+
+    /// Denies (the request's own deny option, `false`, or `"deny"`); `reason` goes along.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn deny(&self, input_id: &str, reason: Option<String>) -> js_sys::Promise {
+        self.decide(input_id, false, reason)
+    }
+
+    /// Picks one of the request's `options` (the option itself, or an object option's `id`/`value`).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn select(&self, input_id: &str, option: JsValue) -> js_sys::Promise {
+        self.respond(input_id, option)
+    }
+
+    /// Answers with free text.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn answer(&self, input_id: &str, text: &str) -> js_sys::Promise {
+        self.respond(input_id, JsValue::from_str(text))
+    }
+
+    /// The auth request's URL, only when safe to open (`https:`, or `http:` on localhost);
+    /// throws code `unsafe-url` otherwise (the store also has a diagnostic for it).
+    #[wasm_bindgen(js_name = authUrl)]
+    pub fn auth_url(&self, auth_id: &str) -> Result<String, JsValue> {
+        let url = self
+            .inner
+            .shared
+            .store
+            .with_session(|s| s.store().auth(auth_id).map(|a| a.auth_url.clone()))?;
+        let Some(url) = url else {
+            return Err(error_with(
+                "unknown-auth",
+                &format!("no auth request {auth_id:?}"),
+                &[],
+            ));
+        };
+        let Some(url) = url else {
+            return Err(error_with(
+                "no-auth-url",
+                "this auth request has no authUrl",
+                &[],
+            ));
+        };
+        if !is_safe_to_open(&url) {
+            return Err(error_with(
+                "unsafe-url",
+                "refusing to open an auth URL that is not https: (or http: on localhost)",
+                &[("authId", JsValue::from_str(auth_id))],
+            ));
+        }
+        Ok(url)
+    }
+
+    /// Opens the auth URL in a new tab (`noopener`) when it is safe; throws `unsafe-url` otherwise.
+    #[wasm_bindgen(js_name = openAuth)]
+    pub fn open_auth(&self, auth_id: &str) -> Result<(), JsValue> {
+        let url = self.auth_url(auth_id)?;
+        let open = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("open"))?;
+        let open: js_sys::Function = open
+            .dyn_into()
+            .map_err(|_| js_error("invalid-state", "window.open is not available here"))?;
+        open.call3(
+            &js_sys::global(),
+            &JsValue::from_str(&url),
+            &JsValue::from_str("_blank"),
+            &JsValue::from_str("noopener,noreferrer"),
+        )?;
+        Ok(())
+    }
+
+    /// Tells the agent that auth `authId` was completed (`details`: `code`, `userId`).
+    #[wasm_bindgen(js_name = completeAuth, unchecked_return_type = "Promise<void>")]
+    pub fn complete_auth(
+        &self,
+        auth_id: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ code?: string; userId?: string }")]
+        details: JsValue,
+    ) -> js_sys::Promise {
+        let inner = &self.inner;
+        let found = inner.shared.store.with_session(|s| {
+            s.store()
+                .auth(auth_id)
+                .map(|a| (a.state, a.task_id.clone(), a.context_id.clone()))
+        });
+        let (state, task_id, context_id) = match found {
+            Err(e) => return rejected(e),
+            Ok(None) => {
+                return rejected(error_with(
+                    "unknown-auth",
+                    &format!("no auth request {auth_id:?}"),
+                    &[],
+                ))
+            }
+            Ok(Some(f)) => f,
+        };
+        if state != RequestState::Open {
+            return rejected(error_with(
+                "already-answered",
+                "this auth request is not open",
+                &[],
+            ));
+        }
+        let mut body = String::from("{");
+        let mut first = true;
+        for key in ["code", "userId"] {
+            let v = get(&details, key);
+            let v = v.as_string().or_else(|| {
+                (key == "userId")
+                    .then(|| inner.answers.user_id.clone())
+                    .flatten()
+            });
+            if let Some(v) = v {
+                if !first {
+                    body.push(',');
+                }
+                first = false;
+                write_str(&mut body, key);
+                body.push(':');
+                write_str(&mut body, &v);
+            }
+        }
+        body.push('}');
+        if !inner.mark_sent(auth_id) {
+            return rejected(error_with(
+                "already-answered",
+                "auth already completed from this client",
+                &[],
+            ));
+        }
+        let me = inner.clone();
+        let id = auth_id.to_owned();
+        let t = Target {
+            kind: "auth",
+            id: id.clone(),
+            task_id,
+            context_id,
+        };
+        future_to_promise(async move {
+            let r = me.clone().send(t, body).await;
+            if r.is_err() {
+                me.unmark_sent(&id);
+            }
+            r.map(|_| JsValue::UNDEFINED)
+        })
+    }
+
+    /// Asks the agent to cancel task `taskId` (the task ends when the server says `canceled`).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn cancel(&self, task_id: &str) -> js_sys::Promise {
+        let found = self
+            .inner
+            .shared
+            .store
+            .with_session(|s| s.store().task(task_id).map(|t| t.context_id.clone()));
+        let context_id = match found {
+            Err(e) => return rejected(e),
+            Ok(None) => {
+                return rejected(error_with(
+                    "unknown-task",
+                    &format!("no task {task_id:?}"),
+                    &[],
+                ))
+            }
+            Ok(Some(c)) => c,
+        };
+        let me = self.inner.clone();
+        let t = Target {
+            kind: "cancel",
+            id: String::new(),
+            task_id: task_id.to_owned(),
+            context_id,
+        };
+        future_to_promise(async move { me.send(t, "{}".into()).await.map(|_| JsValue::UNDEFINED) })
+    }
+
+    /// Sends a frame over the WebSocket transport (objects are sent as JSON).
+    pub fn send(&self, message: JsValue) -> Result<(), JsValue> {
+        let text = match message.as_string() {
+            Some(s) => s,
+            None => to_json(&message)?,
+        };
+        let c = self.inner.shared.conn.borrow();
+        match &c.ws {
+            Some(ws) if ws.socket.ready_state() == web_sys::WebSocket::OPEN => {
+                ws.socket.send_with_str(&text)
+            }
+            _ => Err(js_error("invalid-state", "no open WebSocket to send on")),
+        }
+    }
+
+    /// Closes the connection, stops every delivery and removes every listener (idempotent).
+    pub fn close(&self) {
+        self.inner.close();
+    }
+
+    /// State listeners plus store listeners and handlers (leak checks; 0 after close).
+    #[wasm_bindgen(getter, js_name = listenerCount)]
+    pub fn listener_count(&self) -> usize {
+        let internal = self.inner.hooks.borrow().len();
+        self.inner.shared.listener_count()
+            + self
+                .inner
+                .shared
+                .store
+                .listener_count()
+                .saturating_sub(internal)
+    }
+}
+
+impl AgentClient {
+    fn decide(&self, input_id: &str, yes: bool, reason: Option<String>) -> js_sys::Promise {
+        let shape = self.inner.shared.store.with_session(|s| {
+            s.store().input(input_id).map(|i| {
+                (
+                    i.schema.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+                    i.options.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+                )
+            })
+        });
+        let (schema, options) = match shape {
+            Err(e) => return rejected(e),
+            Ok(None) => {
+                return rejected(error_with(
+                    "unknown-input",
+                    &format!("no input request {input_id:?}"),
+                    &[],
+                ))
+            }
+            Ok(Some(s)) => s,
+        };
+        let value = decision_value(
+            RequestShape {
+                schema: &schema,
+                options: &options,
+            },
+            yes,
+        );
+        if let Some(r) = reason {
+            // The reason rides along in the body, next to the value.
+            return match self.inner.prepare_input(input_id, &value, false) {
+                Err(e) => rejected(e),
+                Ok((t, mut body)) => {
+                    body.pop();
+                    body.push_str(",\"reason\":");
+                    write_str(&mut body, &r);
+                    body.push('}');
+                    let me = self.inner.clone();
+                    let id = input_id.to_owned();
+                    future_to_promise(async move {
+                        let res = me.clone().send(t, body).await;
+                        if res.is_err() {
+                            me.unmark_sent(&id);
+                        }
+                        res.map(|_| JsValue::UNDEFINED)
+                    })
+                }
+            };
+        }
+        self.inner.respond_json(input_id, &value, false)
+    }
+}
+
+impl Drop for AgentClient {
+    fn drop(&mut self) {
+        // `free()` / `Symbol.dispose` / `using`: the connection ends with its owner.
+        self.inner.close();
+    }
+}

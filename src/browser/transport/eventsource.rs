@@ -1,0 +1,156 @@
+//! The browser's `EventSource` as a transport (GET; `withCredentials`).
+//!
+//! The browser parses the stream and reconnects by itself (sending `Last-Event-ID`); each
+//! message is re-framed as SSE and fed to the store with its id, so replayed events are
+//! recognised. `EventSource` hides HTTP statuses: when it gives up (an HTTP error or a wrong
+//! content type) the state becomes `failed` with code `connect-failed`. When the stream ends
+//! and every root task is terminal the source is closed, so the browser does not reconnect to
+//! a finished run.
+
+use super::{Shared, CLOSED, FAILED, OPEN, RECONNECTING};
+use crate::events::KINDS;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+/// An open `EventSource` and the listeners added to it; dropping it closes the source and
+/// removes every listener.
+pub struct EsHandle {
+    source: web_sys::EventSource,
+    listeners: Vec<(String, Listener)>,
+}
+
+impl Drop for EsHandle {
+    fn drop(&mut self) {
+        self.source.close();
+        for (name, cb) in self.listeners.drain(..) {
+            let _ = self
+                .source
+                .remove_event_listener_with_callback(&name, cb.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// Re-frames one message as SSE bytes (id, event type, data lines) for the store's parser.
+pub fn reframe(event_type: &str, id: &str, data: &str) -> String {
+    let mut s = String::with_capacity(data.len() + event_type.len() + id.len() + 24);
+    if !id.is_empty() && !id.contains(['\n', '\r']) {
+        s.push_str("id: ");
+        s.push_str(id);
+        s.push('\n');
+    }
+    s.push_str("event: ");
+    s.push_str(event_type);
+    s.push('\n');
+    for line in data.split('\n') {
+        s.push_str("data: ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push('\n');
+    s
+}
+
+/// Opens the source; on failure the connection is `failed` with code `connect-failed`.
+pub fn open(sh: &Rc<Shared>) {
+    match open_inner(sh) {
+        Ok(h) => {
+            if let Ok(mut c) = sh.conn.try_borrow_mut() {
+                c.es = Some(h);
+            }
+        }
+        Err(e) => sh.shutdown(FAILED, &e, Some("connect-failed")),
+    }
+}
+
+fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
+    let init = web_sys::EventSourceInit::new();
+    init.set_with_credentials(sh.opts.credentials.as_deref() == Some("include"));
+    let source = web_sys::EventSource::new_with_event_source_init_dict(&sh.opts.url, &init)
+        .map_err(|e| {
+            format!(
+                "cannot open EventSource: {}",
+                e.as_string().unwrap_or_default()
+            )
+        })?;
+    let mut h = EsHandle {
+        source,
+        listeners: Vec::new(),
+    };
+    // The protocol names events by kind (internal ones without their prefix): one listener per
+    // distinct name, plus "message" for streams that send no event field.
+    let mut names: Vec<String> = KINDS
+        .iter()
+        .map(|k| k.trim_start_matches("internal:").to_owned())
+        .collect();
+    names.push("message".to_owned());
+    names.sort();
+    names.dedup();
+    let weak: Weak<Shared> = Rc::downgrade(sh);
+    for name in names {
+        let w = weak.clone();
+        let event_type = name.clone();
+        let cb: Listener = Closure::new(move |e: web_sys::Event| {
+            let Some(sh) = w.upgrade() else { return };
+            let Some(m) = e.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            let data = m.data().as_string().unwrap_or_default();
+            let framed = reframe(&event_type, &m.last_event_id(), &data);
+            let _ = sh.store.feed_network(framed.as_bytes());
+        });
+        h.add(&name, cb)?;
+    }
+    let w = weak.clone();
+    h.add(
+        "open",
+        Closure::new(move |_e: web_sys::Event| {
+            if let Some(sh) = w.upgrade() {
+                sh.set_state(OPEN, "receiving", None);
+            }
+        }),
+    )?;
+    let w = weak;
+    h.add(
+        "error",
+        Closure::new(move |e: web_sys::Event| {
+            let Some(sh) = w.upgrade() else { return };
+            let closed = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::EventSource>().ok())
+                .is_some_and(|s| s.ready_state() == web_sys::EventSource::CLOSED);
+            if closed {
+                sh.shutdown(
+                    FAILED,
+                    "the EventSource gave up (an HTTP error status or a wrong content type)",
+                    Some("connect-failed"),
+                );
+            } else if sh.run_finished() {
+                // The server ended the stream of a finished run: do not let the browser
+                // reconnect to it.
+                let _ = sh.store.finish();
+                sh.shutdown(CLOSED, "the run finished", None);
+            } else {
+                let _ = sh.store.reset_stream();
+                sh.set_state(
+                    RECONNECTING,
+                    "connection lost; the browser reconnects",
+                    None,
+                );
+            }
+        }),
+    )?;
+    Ok(h)
+}
+
+impl EsHandle {
+    fn add(&mut self, name: &str, cb: Listener) -> Result<(), String> {
+        self.source
+            .add_event_listener_with_callback(name, cb.as_ref().unchecked_ref())
+            .map_err(|_| format!("cannot listen to {name:?}"))?;
+        self.listeners.push((name.to_owned(), cb));
+        Ok(())
+    }
+}

@@ -1,0 +1,70 @@
+//! Endpoint URL templates such as `{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}`.
+
+/// Expands `{name}` placeholders. `{base}` is inserted as is; every other value is
+/// percent-encoded as one path segment (like `encodeURIComponent`), so an id cannot change the
+/// path. An unknown placeholder or an unclosed brace is an error naming it.
+pub fn expand(template: &str, base: &str, vars: &[(&str, &str)]) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after
+            .find('}')
+            .ok_or_else(|| format!("unclosed '{{' in endpoint template {template:?}"))?;
+        let name = &after[..close];
+        if name == "base" {
+            out.push_str(base.trim_end_matches('/'));
+        } else {
+            let value = vars
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| {
+                    format!("unknown placeholder {{{name}}} in endpoint template {template:?}")
+                })?;
+            encode_component(value, &mut out);
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Percent-encodes everything but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` (`encodeURIComponent`).
+pub fn encode_component(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in s.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push('%');
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expands_and_encodes_ids() {
+        let t = "{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}";
+        assert_eq!(
+            expand(
+                t,
+                "http://x/api/",
+                &[("contextId", "c 1"), ("taskId", "t/../2"), ("inputId", "é")]
+            )
+            .unwrap(),
+            "http://x/api/contexts/c%201/tasks/t%2F..%2F2/inputs/%C3%A9"
+        );
+        assert!(expand("{base}/{nope}", "", &[])
+            .unwrap_err()
+            .contains("{nope}"));
+        assert!(expand("{base", "", &[]).is_err());
+        assert_eq!(expand("/x", "b", &[]).unwrap(), "/x");
+    }
+}

@@ -1,0 +1,365 @@
+// The browser client, end to end: the built package in headless Chromium against the real
+// scenario server (same origin: the server serves this page). Each test gets the module and
+// returns a short detail string; a thrown error fails it.
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+function eq(a, b, msg) {
+  const sa = JSON.stringify(a), sb = JSON.stringify(b);
+  if (sa !== sb) throw new Error(`${msg}: ${sa} !== ${sb}`);
+}
+
+/** Waits until the client's connection is closed or failed (or `pred` holds). */
+async function until(pred, what, ms = 20_000) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (pred()) return;
+    await sleep(20);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const ended = (c) => ["closed", "failed"].includes(c.connection.state);
+
+/** Records every connection state change. */
+function recordStates(client) {
+  const seen = [];
+  client.onConnectionChange((i) => seen.push(`${i.state}${i.code ? ":" + i.code : ""}`));
+  return seen;
+}
+
+/** The state without what legitimately differs between two runs of the same seed. */
+function comparable(client) {
+  const s = JSON.parse(client.store.stateJson());
+  // The context id names the run, and revisions count store updates (a replayed duplicate is
+  // one more, ignored, update): everything else must match.
+  const strip = (k, v) => (k === "contextId" || k === "revision" ? undefined : v);
+  return JSON.stringify({ tasks: s.tasks, artifacts: s.artifacts, diagnostics: s.diagnostics }, strip);
+}
+
+function sameState(a, b, msg) {
+  const x = comparable(a), y = comparable(b);
+  if (x === y) return;
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  throw new Error(`${msg}: states differ at ${i}: …${x.slice(Math.max(0, i - 80), i + 120)}… vs …${y.slice(Math.max(0, i - 80), i + 120)}…`);
+}
+
+async function runInfo(runId) {
+  const r = await fetch(`/api/runs/${runId}`);
+  return r.json();
+}
+
+const FAST = { initialDelayMs: 20, maxDelayMs: 200, jitter: 0 };
+
+export const tests = {
+  async fetch_transport_runs_the_quick_scenario(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const states = recordStates(client);
+    await until(() => ended(client), "end");
+    eq(client.connection.state, "closed", `connection ${client.connection.reason}`);
+    const snap = client.getSnapshot();
+    eq(snap.roots[0].status, "completed", "root status");
+    assert(snap.artifacts.length >= 3, "artifacts");
+    eq(snap.diagnostics.length, 0, "diagnostics");
+    eq(states, ["connecting", "open", "closed"], "states");
+    client.close();
+    eq(client.listenerCount, 0, "listeners after close");
+    return `${snap.tasks.length} tasks, ${snap.artifacts.length} artifacts`;
+  },
+
+  async eventsource_transport_runs_the_quick_scenario(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0", transport: "eventsource" });
+    await until(() => ended(client) && ended(ref), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    sameState(client, ref, "same state as over fetch");
+    client.close();
+    ref.close();
+  },
+
+  async manual_transport_replays_a_recording(aw) {
+    const text = await (await fetch("/api/stream?scenario=quick&seed=7&speed=0")).text();
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const client = new aw.AgentClient({ transport: "manual" });
+    eq(client.connection.state, "open", "manual is open at once");
+    for (let i = 0; i < text.length; i += 97) client.store.feedText(text.slice(i, i + 97));
+    client.store.finish();
+    await until(() => ended(ref), "reference end");
+    sameState(client, ref, "same state as the live run");
+    client.close();
+    ref.close();
+  },
+
+  async input_answers_are_checked_sent_once_and_resume_the_agent(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0" });
+    let asked = null;
+    client.on("input-required", (e) => { if (e.requireUser) asked = e; });
+    await until(() => asked && client.pendingInputs().some((i) => i.id === asked.inputId), "the approval request");
+    const id = asked.inputId;
+    // A value outside the schema/options is refused before anything is sent.
+    let err = await client.respond(id, "maybe").then(() => null, (e) => e);
+    eq(err && err.code, "invalid-answer", "invalid answer");
+    assert(err instanceof Error, "errors are Error objects");
+    err = await client.respond(id, 42).then(() => null, (e) => e);
+    eq(err && err.code, "invalid-answer", "wrong type");
+    await client.approve(id);
+    err = await client.approve(id).then(() => null, (e) => e);
+    eq(err && err.code, "already-answered", "second answer");
+    // The request closes on the server's input-received, and the agent continues (send_email).
+    await until(() => client.getSnapshot().pendingAuths.length > 0, "the auth request");
+    const root = client.getSnapshot().roots[0];
+    eq(root.inputs.find((i) => i.id === id).state, "answered", "input answered");
+    assert(root.tools.some((t) => t.name === "send_email"), "approve ran send_email");
+    const auth = client.pendingAuths()[0];
+    eq(client.authUrl(auth.id), "https://github.com/login/oauth/authorize?client_id=demo", "safe auth URL");
+    await client.completeAuth(auth.id, { code: "demo-code", userId: "user-1" });
+    await until(() => ended(client), "end", 30_000);
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(client.getSnapshot().roots[0].status, "completed", "completed");
+    client.close();
+  },
+
+  async deny_takes_the_other_path(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0" });
+    let asked = null;
+    client.on("input-required", (e) => { if (e.requireUser) asked = e; });
+    await until(() => asked, "the approval request");
+    await client.deny(asked.inputId, "not now");
+    await until(() => client.pendingAuths().length > 0, "the auth request");
+    const root = client.getSnapshot().roots[0];
+    assert(!root.tools.some((t) => t.name === "send_email"), "deny did not send the email");
+    assert(root.thoughts.some((t) => /declined/.test(t.content)), "declined thought");
+    client.close();
+  },
+
+  async unsafe_auth_url_is_refused(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=xss&seed=1&speed=0" });
+    await until(() => ended(client), "end");
+    const snap = client.getSnapshot();
+    const auth = snap.tasks.flatMap((t) => t.auths).find((a) => /javascript:/i.test(a.authUrl ?? ""));
+    assert(auth, "the xss scenario has a javascript: auth URL");
+    let err = null;
+    try { client.authUrl(auth.id); } catch (e) { err = e; }
+    eq(err && err.code, "unsafe-url", "refused");
+    err = null;
+    try { client.openAuth(auth.id); } catch (e) { err = e; }
+    eq(err && err.code, "unsafe-url", "not opened");
+    assert(snap.diagnostics.some((d) => /url/i.test(d.code)), `diagnostic: ${JSON.stringify(snap.diagnostics.map((d) => d.code))}`);
+    client.close();
+  },
+
+  async cancel_ends_the_task_as_canceled(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=cancel&seed=1&speed=0" });
+    await until(() => client.getSnapshot().roots[0]?.tools?.some((t) => (t.progress ?? 0) > 0), "progress");
+    const root = client.getSnapshot().roots[0];
+    await client.cancel(root.id);
+    await until(() => ended(client), "end");
+    eq(client.getSnapshot().roots[0].status, "canceled", "root canceled");
+    const err = await client.cancel("no-such-task").then(() => null, (e) => e);
+    eq(err && err.code, "unknown-task", "unknown task");
+    client.close();
+  },
+
+  async dropped_connection_resumes_with_last_event_id_and_matches_the_clean_run(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=11&speed=0" });
+    const client = new aw.AgentClient({
+      url: "/api/stream?scenario=quick&seed=11&speed=0&run=drop-e2e&faults=drop=20,dup=5",
+      reconnect: FAST,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client) && ended(ref), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    assert(states.includes("reconnecting"), `reconnected: ${states}`);
+    sameState(client, ref, "state identical to the uninterrupted run");
+    const info = await runInfo("drop-e2e");
+    eq(info.connections, 2, "one resume");
+    client.close();
+    ref.close();
+    return states.join(" → ");
+  },
+
+  async restart_from_zero_is_detected_and_applied_once(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=12&speed=0" });
+    const client = new aw.AgentClient({
+      url: "/api/stream?scenario=quick&seed=12&speed=0&run=restart-e2e&faults=drop=30,restart",
+      reconnect: FAST,
+    });
+    await until(() => ended(client) && ended(ref), "end");
+    sameState(client, ref, "nothing applied twice");
+    client.close();
+    ref.close();
+  },
+
+  async post_stream_is_never_silently_resent(aw) {
+    const client = new aw.AgentClient({
+      url: "/api/runs",
+      body: { scenario: "quick", seed: 5, speed: 0, faults: "drop=10", run: "post-e2e" },
+      reconnect: FAST,
+    });
+    await until(() => ended(client), "end");
+    eq(client.connection.state, "failed", "failed");
+    eq(client.connection.code, "interrupted", client.connection.reason);
+    await sleep(200);
+    eq((await runInfo("post-e2e")).connections, 1, "the POST was sent once");
+    client.close();
+  },
+
+  async post_stream_resumes_through_the_resume_request(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=5&speed=0" });
+    const client = new aw.AgentClient({
+      url: "/api/runs",
+      body: { scenario: "quick", seed: 5, speed: 0, faults: "drop=10", run: "post-resume-e2e" },
+      resume: ({ headers }) => `/api/runs/${headers.get("X-Run-Id")}/stream`,
+      reconnect: FAST,
+    });
+    await until(() => ended(client) && ended(ref), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    sameState(client, ref, "same state as the clean run");
+    client.close();
+    ref.close();
+  },
+
+  async http_204_stops_without_reconnecting(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s204&faults=status=204", reconnect: FAST });
+    const states = recordStates(client);
+    await until(() => ended(client), "end");
+    await sleep(300);
+    eq(states, ["connecting", "closed"], "states");
+    assert(/204/.test(client.connection.reason), client.connection.reason);
+    client.close();
+  },
+
+  async http_500_is_retried_with_backoff(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s500&faults=status=500:2", reconnect: FAST });
+    const states = recordStates(client);
+    await until(() => ended(client), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(states.filter((s) => s === "reconnecting").length, 2, `two retries: ${states}`);
+    client.close();
+    return states.join(" → ");
+  },
+
+  async http_429_retry_after_is_honoured(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s429&faults=status=429:1", reconnect: FAST });
+    const t0 = performance.now();
+    let reopened = 0;
+    client.onConnectionChange((i) => { if (i.state === "open" && !reopened) reopened = performance.now(); });
+    await until(() => ended(client), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    assert(reopened - t0 >= 950, `waited ${Math.round(reopened - t0)} ms for Retry-After: 1`);
+    client.close();
+  },
+
+  async http_401_fails_clearly_without_retrying(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s401&faults=status=401", reconnect: FAST });
+    const states = recordStates(client);
+    await until(() => ended(client), "end");
+    eq(states, ["connecting", "failed:unauthorized"], "states");
+    client.close();
+  },
+
+  async wrong_content_type_fails_clearly(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&faults=ctype=text/html", reconnect: FAST });
+    await until(() => ended(client), "end");
+    eq(client.connection.code, "bad-content-type", client.connection.reason);
+    client.close();
+  },
+
+  async silent_server_is_detected_and_resumed(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=9&speed=0" });
+    const client = new aw.AgentClient({
+      url: "/api/stream?scenario=quick&seed=9&speed=0&run=silent-e2e&faults=silent=15,heartbeat=100000",
+      idleTimeoutMs: 400,
+      reconnect: FAST,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client) && ended(ref), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    assert(states.includes("reconnecting"), `reconnected: ${states}`);
+    sameState(client, ref, "complete after the idle reconnect");
+    client.close();
+    ref.close();
+  },
+
+  async unsubscribe_and_close_stop_delivery_and_reentrant_handlers_work(aw) {
+    const client = new aw.AgentClient({ transport: "manual" });
+    const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
+    let seen = 0, notified = 0;
+    const off = client.on("tool-*", (e) => {
+      seen++;
+      // Re-entrant: read and subscribe from inside a handler.
+      assert(client.getSnapshot().tasks.length === 1, "re-entrant read");
+      const inner = client.on("tool-complete", () => {});
+      inner();
+    });
+    const unsub = client.subscribe(() => notified++);
+    client.store.pushEvent(ev("task-created", { initiator: "user" }));
+    client.store.pushEvent(ev("tool-start", { toolCallId: "x", toolName: "t", arguments: {} }));
+    eq(seen, 1, "delivered");
+    off();
+    unsub();
+    const n = notified;
+    client.store.pushEvent(ev("tool-progress", { toolCallId: "x", progress: 0.5 }));
+    eq(seen, 1, "unsubscribed handler not called");
+    eq(notified, n, "unsubscribed listener not called");
+    client.subscribe(() => {});
+    client.onConnectionChange(() => {});
+    assert(client.listenerCount === 2, `listeners ${client.listenerCount}`);
+    client.close();
+    eq(client.listenerCount, 0, "close removes every listener");
+    eq(client.connection.state, "closed", "closed");
+    let err = null;
+    try { client.store.pushEvent(ev("tool-progress", { toolCallId: "x", progress: 0.6 })); } catch (e) { err = e; }
+    eq(err && err.code, "closed", "a closed store refuses input");
+    assert(typeof aw.AgentClient.prototype[Symbol.dispose] === "function", "Symbol.dispose");
+  },
+
+  async events_async_iterator_filters_and_ends(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0", autoConnect: false });
+    const it = client.events({ filter: { kinds: ["tool-*"] } });
+    const ac = new AbortController();
+    const all = client.events({ signal: ac.signal });
+    client.connect();
+    const kinds = [];
+    for await (const e of it) {
+      kinds.push(e.kind);
+      if (e.kind === "tool-complete") break;
+    }
+    assert(kinds.length >= 2 && kinds.every((k) => k.startsWith("tool-")), `kinds ${kinds}`);
+    const first = await all.next();
+    assert(!first.done && first.value.kind === "task-created", "unfiltered iterator starts at task-created");
+    ac.abort();
+    eq((await all.next()).done, true, "abort ends the iteration");
+    await until(() => ended(client), "end");
+    client.close();
+    return kinds.join(",");
+  },
+
+  async coordinator_answers_first_and_falls_back_to_the_user(aw) {
+    const sent = [];
+    const client = new aw.AgentClient({
+      transport: "manual",
+      responder: (req) => { sent.push(req); },
+      coordinator: (req) => (req.inputType === "tool-execution" ? { userId: 123 } : undefined),
+    });
+    const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
+    client.store.pushEvent(ev("task-created", { initiator: "user" }));
+    client.store.pushEvent(ev("input-required", { inputId: "tool", requireUser: false, inputType: "tool-execution", prompt: "p", schema: { type: "object", properties: { userId: { type: "integer" } } } }));
+    client.store.pushEvent(ev("input-required", { inputId: "clar", requireUser: false, inputType: "clarification", prompt: "Which one?" }));
+    client.store.pushEvent(ev("input-required", { inputId: "user", requireUser: true, inputType: "confirmation", prompt: "OK?" }));
+    await until(() => sent.length === 1 && client.pendingInputs().length === 2, "routing");
+    eq(sent[0].inputId, "tool", "coordinator answered the tool input");
+    eq(sent[0].body, { value: { userId: 123 }, providedBy: "agent" }, "body");
+    eq(sent[0].url.endsWith("/contexts/c/tasks/t/inputs/tool"), true, "url");
+    eq(client.pendingInputs().map((i) => i.id).sort(), ["clar", "user"], "the rest goes to the user");
+    eq(client.getSnapshot().pendingInputs.length, 2, "snapshot shows the user's inputs");
+    await client.answer("clar", "the second");
+    eq(sent[1].body.value, "the second", "free-text answer");
+    client.close();
+  },
+};

@@ -1,0 +1,54 @@
+// Runs the browser client tests (tests/e2e/client.test.js) in headless Chromium against the
+// scenario server that serves the page (scripts/e2e-tests.sh stages pkg/web and this folder
+// and starts it). Prints one line per test and exits 1 if any failed.
+//   node tests/e2e/run.mjs http://127.0.0.1:PORT [name-filter]
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(path.join(root, "tools/package.json"));
+const { chromium } = require("playwright-core");
+
+const [base, only] = process.argv.slice(2);
+if (!base) {
+  console.error("usage: node tests/e2e/run.mjs http://127.0.0.1:PORT [filter]");
+  process.exit(2);
+}
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+let failed = 0, passed = 0;
+try {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(`console.error: ${m.text()}`); });
+  await page.goto(`${base}/e2e/index.html`);
+  await page.waitForFunction(() => window.__ready === true, null, { timeout: 30_000 });
+  const names = (await page.evaluate(() => window.__tests)).filter((n) => !only || n.includes(only));
+  for (const name of names) {
+    const t0 = Date.now();
+    problems.length = 0;
+    const r = await Promise.race([
+      page.evaluate((n) => window.__run(n), name),
+      new Promise((res) => setTimeout(() => res({ ok: false, error: "timed out after 60 s" }), 60_000)),
+    ]);
+    const ms = Date.now() - t0;
+    // Errors a test expects are reported through reportError; only unexpected ones fail it.
+    const unexpected = problems.filter((p) => !p.includes("expected-by-test") && !p.includes("Failed to load resource") && !p.includes("net::ERR_"));
+    if (r.ok && unexpected.length === 0) {
+      passed++;
+      console.log(`ok    ${name} (${ms} ms)${r.detail ? ` — ${r.detail}` : ""}`);
+    } else {
+      failed++;
+      console.log(`FAIL  ${name} (${ms} ms)\n${r.error ?? ""}\n${unexpected.join("\n")}`);
+    }
+  }
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
