@@ -47,6 +47,41 @@ static STRING_STOP: [bool; 256] = {
     t
 };
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `w` is `"`, `\\` or a control character (< 0x20). Exact (no false
+/// negatives; a false positive would only cost the byte-wise scan that follows).
+#[inline(always)]
+fn has_stop_byte(w: u64) -> bool {
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let quote = zero_in(w ^ (ONES * u64::from(b'"')));
+    let backslash = zero_in(w ^ (ONES * u64::from(b'\\')));
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+    (quote | backslash | control) != 0
+}
+
+/// Length of the run of plain string bytes at the start of `rest` (up to the first `"`, `\\` or
+/// control character), or `None` when there is no such byte. Eight bytes per step (SWAR: wasm
+/// has 64-bit integers), then byte by byte inside the word that holds the stop.
+#[inline(always)]
+pub(super) fn plain_run(rest: &[u8]) -> Option<usize> {
+    let mut skipped = 0;
+    for word in rest.chunks_exact(8) {
+        let Ok(w) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        if has_stop_byte(u64::from_le_bytes(w)) {
+            break;
+        }
+        skipped += 8;
+    }
+    let tail = rest.get(skipped..).unwrap_or(&[]);
+    tail.iter()
+        .position(|&b| STRING_STOP[b as usize])
+        .map(|n| skipped + n)
+}
+
 impl<'a> Parser<'a> {
     fn err(&self, kind: JsonErrorKind) -> JsonError {
         JsonError {
@@ -55,13 +90,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    #[inline]
+    // `inline(always)`: the wasm is built with opt-level "z", where these one-liners otherwise
+    // stay calls on the hottest path (measured in Chromium: see benches/bench-consumer).
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
-    #[inline]
+    /// Compact JSON (what servers send) has no whitespace between tokens: one comparison.
+    #[inline(always)]
     fn skip_ws(&mut self) {
+        if matches!(self.peek(), Some(b) if b <= b' ') {
+            self.skip_ws_slow();
+        }
+    }
+
+    fn skip_ws_slow(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
             self.pos += 1;
         }
@@ -176,9 +220,7 @@ impl<'a> Parser<'a> {
         self.pos += 1; // opening quote
         let start = self.pos;
         // Fast scan: plain bytes (non-ASCII included: the input is already valid UTF-8).
-        let rest = self.bytes.get(start..).unwrap_or(&[]);
-        let stop = rest.iter().position(|&b| STRING_STOP[b as usize]);
-        let Some(n) = stop else {
+        let Some(n) = plain_run(self.bytes.get(start..).unwrap_or(&[])) else {
             self.pos = self.bytes.len();
             return Err(self.err(JsonErrorKind::UnexpectedEnd));
         };
@@ -202,8 +244,7 @@ impl<'a> Parser<'a> {
     fn string_slow(&mut self, mut out: String) -> Result<String, JsonError> {
         loop {
             let run_start = self.pos;
-            let rest = self.bytes.get(run_start..).unwrap_or(&[]);
-            let Some(n) = rest.iter().position(|&b| STRING_STOP[b as usize]) else {
+            let Some(n) = plain_run(self.bytes.get(run_start..).unwrap_or(&[])) else {
                 self.pos = self.bytes.len();
                 return Err(self.err(JsonErrorKind::UnexpectedEnd));
             };

@@ -129,3 +129,71 @@ fn random_bytes_never_panic() {
         }
     }
 }
+
+#[test]
+fn plain_run_finds_the_first_stop_byte_at_every_offset() {
+    // The 8-bytes-per-step scan must agree with a byte-by-byte one wherever the stop byte
+    // falls in a word, for every stop byte and with non-ASCII bytes around it.
+    let stops = [b'"', b'\\', 0x00, 0x01, 0x1f];
+    let fillers = [
+        b'a', b' ', 0x7f, 0x80, 0xc3, 0xff, b'!', b'#', b'[', b']', 0x20, 0x21,
+    ];
+    for len in 0..40 {
+        for &fill in &fillers {
+            let mut bytes = vec![fill; len];
+            assert_eq!(
+                super::parse::plain_run(&bytes),
+                None,
+                "len {len} fill {fill:#x}"
+            );
+            for at in 0..len {
+                for &stop in &stops {
+                    bytes[at] = stop;
+                    assert_eq!(
+                        super::parse::plain_run(&bytes),
+                        Some(at),
+                        "len {len} fill {fill:#x} stop {stop:#x} at {at}"
+                    );
+                    bytes[at] = fill;
+                }
+            }
+        }
+    }
+    // Every byte value, alone and after a long plain run.
+    for b in 0..=255u8 {
+        let is_stop = b < 0x20 || b == b'"' || b == b'\\';
+        let mut bytes = vec![b'x'; 13];
+        bytes.push(b);
+        assert_eq!(
+            super::parse::plain_run(&bytes),
+            is_stop.then_some(13),
+            "{b:#x}"
+        );
+    }
+}
+
+#[test]
+fn long_strings_with_escapes_and_control_characters() {
+    let long = "x".repeat(37);
+    let doc = format!(r#"{{"a":"{long}\"{long}é","b":"{long}"}}"#);
+    let v = ok(&doc);
+    assert_eq!(
+        v.get("a").and_then(Value::as_str),
+        Some(format!("{long}\"{long}é").as_str())
+    );
+    assert_eq!(v.get("b").and_then(Value::as_str), Some(long.as_str()));
+    for bad in [
+        format!("\"{long}\u{1}\""),
+        format!("\"{long}\\u00e9{long}\n\""),
+    ] {
+        assert_eq!(
+            parse(&bad).map_err(|e| e.kind),
+            Err(JsonErrorKind::ControlCharacter),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        parse(&format!("\"{long}")).map_err(|e| e.kind),
+        Err(JsonErrorKind::UnexpectedEnd)
+    );
+}

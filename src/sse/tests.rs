@@ -692,3 +692,30 @@ fn property_arbitrary_bytes_never_panic() {
         assert_eq!(run_chunks(config, "", chunks.iter().copied()), whole);
     }
 }
+
+#[test]
+fn find_line_end_agrees_with_a_byte_scan_at_every_offset() {
+    let fillers = [b'a', b':', 0x00, 0x0b, 0x0c, 0x0e, 0x80, 0xc3, 0xff, b' '];
+    for len in 0..40 {
+        for &fill in &fillers {
+            let mut bytes = vec![fill; len];
+            assert_eq!(find_line_end(&bytes), None, "len {len} fill {fill:#x}");
+            for at in 0..len {
+                for end in [b'\n', b'\r'] {
+                    bytes[at] = end;
+                    assert_eq!(
+                        find_line_end(&bytes),
+                        Some(at),
+                        "len {len} fill {fill:#x} at {at}"
+                    );
+                    if at + 1 < len {
+                        bytes[at + 1] = b'\n';
+                        assert_eq!(find_line_end(&bytes), Some(at), "two line ends at {at}");
+                        bytes[at + 1] = fill;
+                    }
+                    bytes[at] = fill;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The agentwire side of a scripts/bench.sh run, one line per preset × path × mode: median time,
+// ratio to js-reference (and the issue-7 target), correctness, long tasks, memory (linear memory
+// grown by a first run in a fresh page + JS heap Δ, against js-reference's heap Δ), then the
+// package size. Inputs: the harness's --json output, probe.mjs's --json output, pkg/.
+//   node report.mjs RUN.json PROBE.json [PKG_DIR]
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+
+const [runFile, probeFile, pkgDir = 'pkg'] = process.argv.slice(2);
+const run = JSON.parse(fs.readFileSync(runFile, 'utf8'));
+const probe = probeFile && fs.existsSync(probeFile) ? JSON.parse(fs.readFileSync(probeFile, 'utf8')) : { presets: {} };
+
+// issue 7 targets (× js-reference median time; memory as (wasm + JS) / js-reference heap Δ)
+const TARGET = { 'agentwire-snapshot': { mem: 0.70, net: 0.80 }, 'agentwire-events': { mem: 1.2, net: 1.2 }, 'agentwire-filtered': { mem: 0.75, net: 0.75 } };
+const MEMORY_TARGET = 0.5;
+const f = (x, d = 1) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
+
+console.log(`\n## agentwire vs js-reference (Chromium ${run.chromium}, ${run.cpus} cores, ${run.warmup} warm-up + ${run.runs} runs, medians)\n`);
+console.log('| preset | path | mode | median ms | × js-ref (target) | status | long tasks n (max ms) | JS heap Δ MB | wasm memory grown MB | (wasm + JS) / js-ref heap Δ (target 0.5) |');
+console.log('|---|---|---|--:|--:|---|--:|--:|--:|--:|');
+for (const [preset, p] of Object.entries(run.presets)) {
+  const probeRows = probe.presets[preset] || [];
+  const refProbe = probeRows.find((r) => r.consumer === 'js-reference');
+  for (const pth of ['mem', 'net']) {
+    const ref = p.results.find((r) => r.consumer === 'js-reference' && r.path === pth);
+    if (!ref) continue;
+    const rows = [ref, ...p.results.filter((r) => r.consumer.startsWith('agentwire') && r.path === pth)];
+    for (const r of rows) {
+      const t = TARGET[r.consumer]?.[pth];
+      const ratio = r.ok && ref.ok ? r.medianMs / ref.medianMs : NaN;
+      const verdict = t === undefined || !Number.isFinite(ratio) ? '' : ratio <= t ? ' ✓' : ' ✗';
+      let mem = '-';
+      let grown = '-';
+      // memory: fresh-page first run on the mem path (probe.mjs); the same figure serves both paths
+      const pr = probeRows.find((x) => x.consumer === r.consumer);
+      if (pr && pr.wasmGrowthFirstRunMB !== undefined && refProbe) {
+        grown = f(pr.wasmGrowthFirstRunMB);
+        const m = (pr.wasmGrowthFirstRunMB + pr.heapDeltaFirstMB) / refProbe.heapDeltaFirstMB;
+        mem = `${f(m, 2)}${m <= MEMORY_TARGET ? ' ✓' : ' ✗'} (${f(pr.wasmGrowthFirstRunMB + pr.heapDeltaFirstMB)} / ${f(refProbe.heapDeltaFirstMB)})`;
+      }
+      console.log(`| ${preset} | ${pth} | ${r.consumer} | ${r.ok ? f(r.medianMs) : '-'} | ${f(ratio, 2)}${t ? ` (≤ ${t})` : ''}${verdict} | ` +
+        `${r.status}${r.status !== 'OK' && r.errors?.length ? ': ' + r.errors[0] : ''} | ${r.ok ? `${r.longTaskCount} (${f(r.longTaskMaxMs, 0)})` : '-'} | ` +
+        `${r.ok ? f(r.heapDeltaMB) : '-'} | ${grown} | ${r.consumer === 'js-reference' ? '' : mem} |`);
+    }
+  }
+  for (const r of probeRows) {
+    if (r.delivered !== undefined && r.delivered !== r.deliveredExpected) {
+      console.log(`  WRONG delivery: ${r.consumer} on ${preset} delivered ${r.delivered} events, expected ${r.deliveredExpected}`);
+    }
+  }
+}
+console.log('\nJS heap Δ: the harness\'s figure (peak usedJSHeapSize − baseline after gc(), median of runs). Memory column: one run in a fresh page ' +
+  '(probe.mjs): wasm linear memory grown during the run + JS heap Δ of that run, over js-reference\'s JS heap Δ measured the same way.');
+
+const time = Object.entries(probe.presets).flatMap(([preset, rows]) => rows.filter((r) => r.feedMs !== undefined).map((r) => ({ preset, ...r })));
+if (time.length) {
+  console.log('\n### where the time goes (mem path, inside the consumer, medians)\n');
+  console.log('| preset | mode | run ms | feed() ms | finish() ms | summary (getSnapshot + Summary) ms | delivered (expected) |');
+  console.log('|---|---|--:|--:|--:|--:|---|');
+  for (const r of time) {
+    const del = r.delivered === undefined ? '' : `${r.delivered} (${r.deliveredExpected})${r.delivered === r.deliveredExpected ? ' OK' : ' WRONG'}`;
+    console.log(`| ${r.preset} | ${r.consumer} | ${f(r.medianMs)} | ${f(r.feedMs)} | ${f(r.finishMs)} | ${f(r.summaryMs)} | ${del} |`);
+  }
+}
+
+const files = ['agentwire_bg.wasm', 'agentwire.js', 'agentwire_bg.js'].map((x) => path.join(pkgDir, x)).filter((x) => fs.existsSync(x));
+if (files.length) {
+  let raw = 0, gz = 0, br = 0;
+  for (const x of files) {
+    const b = fs.readFileSync(x);
+    raw += b.length;
+    gz += gzipSync(b, { level: 9 }).length;
+    br += brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  console.log(`\npackage (bundler entry: wasm + JS glue): ${raw.toLocaleString('en-US')} B raw, ${gz.toLocaleString('en-US')} B gzip, ` +
+    `${br.toLocaleString('en-US')} B brotli (issue 7 target: 81,920 B gzip)`);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The browser benchmark (issue 7): agentwire side by side with the JavaScript baseline.
+#
+#   bash scripts/bench.sh [--preset small,medium[,large]] [--runs 5] [--warmup 1] [--paths mem,net]
+#                         [--consumers floor-decode,floor-jsonparse,js-reference] [--no-probe] [--profile]
+#
+# 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Oz).
+# 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
+#    (it is read-only and keeps its data, bundles and node_modules next to itself) and installs
+#    its pinned npm dependencies there (`npm ci`; playwright-core drives the system Chromium at
+#    /usr/bin/chromium or CHROMIUM_PATH: no browser download).
+# 3. One headless Chromium run of the harness (run.mjs): the chosen built-in consumers plus the
+#    three agentwire modes of benches/bench-consumer/ (snapshot, per-event, filtered), every
+#    preset, mem and net paths, interleaved rounds, correctness checked against expected.json
+#    (WRONG is reported, not timed).
+# 4. benches/bench-consumer/probe.mjs (unless --no-probe): fresh pages for what the harness table
+#    cannot show: wasm linear memory, the time split inside the consumer, the filtered delivery
+#    count; --profile adds CPU profiles.
+# 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
+#    issue-7 targets, memory, package size.
+# Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
+log() { printf '[bench] %s\n' "$*"; }
+
+presets=small,medium runs=5 warmup=1 paths=mem,net consumers=floor-decode,floor-jsonparse,js-reference
+probe=1 profile=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --preset|--presets) presets=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
+    --paths) paths=$2; shift 2 ;;
+    --consumers) consumers=$2; shift 2 ;;
+    --no-probe) probe=; shift ;;
+    --profile) profile=--profile; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+harness_src=${BENCH_HARNESS:-../shared/bench}
+[ -f "$harness_src/run.mjs" ] || { echo "error: no benchmark harness at $harness_src (set BENCH_HARNESS)" >&2; exit 1; }
+chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
+[ -x "$chromium" ] || { echo "error: no Chromium at $chromium: run scripts/setup.sh (or set CHROMIUM_PATH)" >&2; exit 1; }
+
+# 1. the package, exactly as shipped (the size budget is the test command's check: here the size
+#    is reported, not enforced)
+SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-1000000000} bash scripts/build-pkg.sh
+
+# 2. the harness: its own files refreshed, its data/, dist/ and node_modules/ kept
+h=target/bench-harness
+mkdir -p "$h"
+for f in run.mjs gen.mjs server.mjs profile.mjs package.json package-lock.json; do cp "$harness_src/$f" "$h/$f"; done
+for d in page lib examples; do rm -rf "${h:?}/$d"; cp -r "$harness_src/$d" "$h/$d"; done
+chmod -R u+w "$h"
+cp benches/bench-consumer/probe.mjs "$h/aw-probe.mjs"
+if ! cmp -s "$h/package-lock.json" "$h/node_modules/.package-lock.json.src" 2>/dev/null; then
+  log "installing the harness's npm dependencies (npm ci in $h)"
+  (cd "$h" && npm ci --no-audit --no-fund --loglevel=error </dev/null)
+  cp "$h/package-lock.json" "$h/node_modules/.package-lock.json.src"
+fi
+
+out=target/bench-results
+mkdir -p "$out"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+run_json=$PWD/$out/$stamp-run.json
+probe_json=$PWD/$out/$stamp-probe.json
+txt=$PWD/$out/$stamp.txt
+here=$PWD
+modes=(snapshot events filtered)
+ext=()
+for m in "${modes[@]}"; do ext+=(--consumer "$here/benches/bench-consumer/agentwire-$m.mjs"); done
+
+# 3. the side-by-side run (one Chromium for every preset, path and consumer)
+log "harness: presets $presets, paths $paths, $warmup warm-up + $runs runs; consumers $consumers + agentwire (${modes[*]})"
+(cd "$h" && node run.mjs --preset "$presets" --runs "$runs" --warmup "$warmup" --paths "$paths" \
+   --consumers "$consumers" "${ext[@]}" --json "$run_json") 2>&1 | tee "$txt"
+
+# 4. memory and time split (fresh page per consumer)
+if [ -n "$probe" ]; then
+  log "probe: linear memory, time split, delivery counts (fresh page per consumer, mem path)"
+  (cd "$h" && node aw-probe.mjs --preset "$presets" --runs "$runs" $profile "${ext[@]}" --json "$probe_json") 2>&1 | tee -a "$txt"
+fi
+
+# 5. the agentwire summary
+node benches/bench-consumer/report.mjs "$run_json" "$probe_json" pkg 2>&1 | tee -a "$txt"
+log "wrote $txt (raw: $(basename "$run_json")${probe:+, $(basename "$probe_json")})"
