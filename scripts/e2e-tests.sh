@@ -11,6 +11,10 @@ www=target/e2e-www
 rm -rf "$www" && mkdir -p "$www/pkg" "$www/e2e"
 cp pkg/web/agentwire.js pkg/web/agentwire_bg.wasm "$www/pkg/"
 cp tests/e2e/index.html tests/e2e/harness.js tests/e2e/client.test.js "$www/e2e/"
+# The README's quick start, run as is (only the package specifier points at the staged build).
+awk '/<!-- quickstart/{f=1;next} f&&/^```ts/{c=1;next} c&&/^```/{exit} c{print}' README.md \
+  | sed 's|from "agentwire"|from "/pkg/agentwire.js"|' > "$www/e2e/readme-quickstart.js"
+[ -s "$www/e2e/readme-quickstart.js" ] || { echo "no quick start block in README.md" >&2; exit 1; }
 SCENARIO_ARGS=(--static "$www")
 # shellcheck source=scripts/lib/scenario-server.sh
 . scripts/lib/scenario-server.sh

@@ -4,15 +4,16 @@
 //   node scripts/size-report.mjs [FILE...]
 //
 // Budget: the product target is 80 KB gzip (SIZE_TARGET_GZIP, issue 7), printed on every run.
-// Until it is met, the failing budget defaults to 128 KB so the check guards against regressions
-// without turning every CI run red; set SIZE_BUDGET_GZIP=81920 to enforce the target.
+// Until it is met, the failing budget is a regression guard: 168 KB since the client landed
+// (transports, answers and the iterator added ~38 KB gzip; 124 KB before); set
+// SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { readFileSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 
 const files = process.argv.length > 2
   ? process.argv.slice(2)
   : ["pkg/agentwire_bg.wasm", "pkg/agentwire.js", "pkg/agentwire_bg.js"];
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 131072);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 172032);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

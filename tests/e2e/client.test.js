@@ -57,6 +57,22 @@ async function runInfo(runId) {
 const FAST = { initialDelayMs: 20, maxDelayMs: 200, jitter: 0 };
 
 export const tests = {
+  async readme_quick_start_runs_as_written() {
+    const lines = [];
+    const log = console.log;
+    console.log = (...a) => { lines.push(a.join(" ")); log(...a); };
+    try {
+      await import("./readme-quickstart.js");
+      await until(() => lines.some((l) => l.startsWith("answer:")), "the answer");
+    } finally {
+      console.log = log;
+    }
+    assert(lines.some((l) => l.startsWith("sign in at https://")), "auth URL printed");
+    assert(lines.some((l) => / \d+%$/.test(l)), "tool progress printed");
+    assert(lines.includes("connection: open receiving"), "connection state printed");
+    return `${lines.length} lines logged`;
+  },
+
   async fetch_transport_runs_the_quick_scenario(aw) {
     const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
     const states = recordStates(client);

@@ -68,3 +68,45 @@ export async function boot(bytes?: Uint8Array): Promise<WebStore> {
   console.log(v, store.lastEventId.length);
   return new WebStore({});
 }
+
+// The client: connection state, typed handlers, answers, the async iterator.
+import { AgentClient, type ConnectionInfo, type ConnectionState, type InputRequest, type OutgoingRequest } from "agentwire";
+
+export async function useClient(signal: AbortSignal): Promise<string[]> {
+  const client = new AgentClient({
+    url: "/api/stream?scenario=main",
+    headers: { Authorization: "Bearer t" },
+    reconnect: { initialDelayMs: 500, maxAttempts: 5 },
+    coordinator: (req: InputRequest) => (req.inputType === "tool-execution" ? { ok: true } : undefined),
+    responder: async (req: OutgoingRequest) => { await fetch(req.url, { method: "POST", body: JSON.stringify(req.body) }); },
+    signal,
+  });
+  const stop = client.onConnectionChange((c: ConnectionInfo) => {
+    const s: ConnectionState = c.state;
+    if (s === "failed") console.log(c.code ?? "", c.reason);
+  });
+  client.on("input-required", (e) => {
+    if (e.requireUser) void client.approve(e.inputId);
+    else void client.respond(e.inputId, { userId: 1 });
+  });
+  client.on("auth-required", (e) => {
+    const url: string = client.authUrl(e.authId);
+    console.log(url);
+    void client.completeAuth(e.authId, { code: "x" });
+  });
+  const kinds: string[] = [];
+  for await (const e of client.events({ filter: { kinds: ["tool-*"] }, signal })) {
+    kinds.push(e.kind);
+    if (e.kind === "tool-complete") break;
+  }
+  const pending: InputRequest[] = client.pendingInputs();
+  await client.deny(pending[0]?.id ?? "", "no");
+  await client.select("i", "a");
+  await client.answer("i", "text");
+  await client.cancel("task");
+  const store: AgentStore = client.store;
+  console.log(store.version, client.getSnapshot().version);
+  stop();
+  client.close();
+  return kinds;
+}

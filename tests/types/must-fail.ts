@@ -31,3 +31,17 @@ export function wrongWeb(bytes: Uint8Array): void {
   const n: number = initSync({ module: bytes });
   console.log(n);
 }
+
+import { AgentClient } from "agentwire";
+
+export function wrongClient(client: AgentClient): void {
+  // @ts-expect-error not a transport
+  new AgentClient({ url: "/x", transport: "carrier-pigeon" });
+  // @ts-expect-error input-required has no progress
+  client.on("input-required", (e) => console.log(e.progress));
+  // @ts-expect-error not a connection state
+  const s: import("agentwire").ConnectionState = "paused";
+  // @ts-expect-error answers are asynchronous
+  const done: boolean = client.approve("i");
+  console.log(s, done);
+}
