@@ -240,6 +240,27 @@ export const tests = {
     ref.close();
   },
 
+  async offline_online_and_visibility_do_not_resend_or_duplicate(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=21&speed=0" });
+    const client = new aw.AgentClient({
+      url: "/api/runs",
+      body: { scenario: "quick", seed: 21, speed: 1, run: "flaky-e2e" },
+      reconnect: FAST,
+    });
+    await until(() => client.connection.state === "open", "open");
+    for (const type of ["offline", "online", "visibilitychange", "pageshow", "focus"]) {
+      window.dispatchEvent(new Event(type));
+      document.dispatchEvent(new Event(type));
+      await sleep(20);
+    }
+    await until(() => ended(client) && ended(ref), "end", 30_000);
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq((await runInfo("flaky-e2e")).connections, 1, "one POST, no duplicate stream");
+    sameState(client, ref, "no event applied twice");
+    client.close();
+    ref.close();
+  },
+
   async http_204_stops_without_reconnecting(aw) {
     const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s204&faults=status=204", reconnect: FAST });
     const states = recordStates(client);
