@@ -183,6 +183,7 @@ async fn route(req: Request<Incoming>, app: &App) -> Response<RespBody> {
                 Err(e) => error(StatusCode::BAD_REQUEST, e),
             }
         }
+        ["api", "ws"] if get => open_ws(app, req),
         ["api", "runs", id] if get => match app.runs.get(id) {
             Some(run) => json_response(StatusCode::OK, &run.info()),
             None => error(StatusCode::NOT_FOUND, format!("unknown run {id:?}")),
@@ -305,6 +306,60 @@ async fn answer(app: &App, req: Request<Incoming>, ctx: &str, what: Answer) -> R
         AnswerOutcome::Unknown => error(StatusCode::NOT_FOUND, "unknown task or request id"),
         AnswerOutcome::AlreadyAnswered => error(StatusCode::CONFLICT, "already answered"),
     }
+}
+
+/// `GET /api/ws`: a run's events as WebSocket text frames (see [`crate::ws`]).
+fn open_ws(app: &App, mut req: Request<Incoming>) -> Response<RespBody> {
+    let q = Query::parse(req.uri().query());
+    let args = match StreamArgs::from_query(&q) {
+        Ok(a) => a,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let from = match q.get("from").map(|v| parse_u64("from", v)).transpose() {
+        Ok(f) => f.unwrap_or(0),
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let scenario = match args.scenario.as_deref().map(Scenario::from_id) {
+        Some(None) => return error(StatusCode::NOT_FOUND, "unknown scenario"),
+        Some(Some(s)) => s,
+        None => Scenario::Quick,
+    };
+    if let Some(id) = &args.run {
+        if !valid_run_id(id) {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "run: 1 to 64 characters among A-Z a-z 0-9 . _ -",
+            );
+        }
+    }
+    let Some(resp) = crate::ws::upgrade_response::<RespBody>(&req) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "expected a WebSocket upgrade request",
+        );
+    };
+    let seed = args.seed.unwrap_or(1);
+    let speed = args.speed.unwrap_or(app.config.default_speed);
+    let events = args.events.unwrap_or(1000);
+    let run = match args.run.as_deref().and_then(|id| app.runs.get(id)) {
+        Some(r) => r,
+        None => app.runs.get_or_create(RunSpec {
+            id: args.run.clone().unwrap_or_default(),
+            scenario,
+            seed,
+            speed,
+            faults: String::new(),
+            events,
+            params_key: format!("ws|{}|{seed}|{speed}|{events}", scenario.id()),
+        }),
+    };
+    run.next_stream_index();
+    tokio::spawn(async move {
+        if let Ok(up) = hyper::upgrade::on(&mut req).await {
+            crate::ws::stream_run(crate::ws::WsConn::new(up), run, from).await;
+        }
+    });
+    resp
 }
 
 /// The parameters of a stream request (query string, merged with a POST body).

@@ -32,6 +32,7 @@ pub mod scenarios;
 pub mod sse;
 pub mod static_files;
 pub mod util;
+pub mod ws;
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -170,7 +171,8 @@ impl Server {
                                 .timer(TokioTimer::new())
                                 .header_read_timeout(std::time::Duration::from_secs(30))
                                 .keep_alive(true)
-                                .serve_connection(TokioIo::new(stream), svc);
+                                .serve_connection(TokioIo::new(stream), svc)
+                                .with_upgrades();
                             if let Err(e) = conn.await {
                                 if verbose {
                                     eprintln!("connection from {peer}: {e}");

@@ -98,6 +98,35 @@ export const tests = {
     ref.close();
   },
 
+  async websocket_transport_runs_the_quick_scenario_and_sends_frames(aw) {
+    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const ws = `${location.origin.replace(/^http/, "ws")}/api/ws?scenario=quick&seed=7&speed=0`;
+    const client = new aw.AgentClient({ url: ws, transport: "websocket" });
+    const states = recordStates(client);
+    await until(() => ended(client) && ended(ref), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    sameState(client, ref, "same state as over fetch");
+    eq(states, ["connecting", "open", "closed"], "states");
+    let err = null;
+    try { client.send({ type: "ping" }); } catch (e) { err = e; }
+    eq(err && err.code, "invalid-state", "no socket to send on after the end");
+    client.close();
+    ref.close();
+  },
+
+  async websocket_send_reaches_the_server(aw) {
+    const ws = `${location.origin.replace(/^http/, "ws")}/api/ws?scenario=main&seed=4&speed=0`;
+    const client = new aw.AgentClient({ url: ws, transport: "websocket" });
+    await until(() => client.pendingInputs().length > 0, "the approval (the run waits)");
+    const before = client.getSnapshot().diagnostics.length;
+    client.send({ type: "ping" }); // the server answers {"type":"pong"}: not a protocol-000 event
+    await until(() => client.getSnapshot().diagnostics.length > before, "the pong frame, reported as a diagnostic");
+    const d = client.getSnapshot().diagnostics.at(-1);
+    assert(/kind/.test(d.message + d.path), `diagnostic about the missing kind: ${JSON.stringify(d)}`);
+    client.close();
+    eq(client.connection.state, "closed", "closed by the app");
+  },
+
   async manual_transport_replays_a_recording(aw) {
     const text = await (await fetch("/api/stream?scenario=quick&seed=7&speed=0")).text();
     const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
