@@ -183,7 +183,7 @@ impl WsConn {
                     let _ = self.frame(0x8, &payload[..payload.len().min(2)]).await;
                     return Ok(Some(Message::Close(code)));
                 }
-                0x0 | 0x1 | 0x2 => {
+                0x0..=0x2 => {
                     if op != 0 {
                         msg_op = op;
                     }
