@@ -2,7 +2,8 @@
 # Browser client tests from JavaScript: stages the built package (pkg/web) and tests/e2e/ into
 # target/e2e-www/, starts the scenario server serving it (same origin as the API, under the
 # server's strict CSP), and runs tests/e2e/run.mjs with playwright-core + /usr/bin/chromium.
-# Needs scripts/build-pkg.sh to have run. Extra argument: a test-name filter.
+# Needs scripts/build-pkg.sh to have run. Arguments: a test-name filter; `--bench` runs the
+# transport throughput benchmark (tests/e2e/transport.bench.js) instead of the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
@@ -10,7 +11,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 www=target/e2e-www
 rm -rf "$www" && mkdir -p "$www/pkg" "$www/e2e"
 cp pkg/web/agentwire.js pkg/web/agentwire_bg.wasm "$www/pkg/"
-cp tests/e2e/index.html tests/e2e/harness.js tests/e2e/client.test.js "$www/e2e/"
+cp tests/e2e/index.html tests/e2e/harness.js tests/e2e/client.test.js tests/e2e/transport.bench.js "$www/e2e/"
 # The README's quick start, run as is (only the package specifier points at the staged build).
 awk '/<!-- quickstart/{f=1;next} f&&/^```ts/{c=1;next} c&&/^```/{exit} c{print}' README.md \
   | sed 's|from "agentwire"|from "/pkg/agentwire.js"|' > "$www/e2e/readme-quickstart.js"
@@ -19,4 +20,4 @@ SCENARIO_ARGS=(--static "$www")
 # shellcheck source=scripts/lib/scenario-server.sh
 . scripts/lib/scenario-server.sh
 start_scenario_server || exit 1
-node tests/e2e/run.mjs "$SCENARIO_URL" "${1:-}"
+node tests/e2e/run.mjs "$SCENARIO_URL" "$@"

@@ -93,6 +93,23 @@ pub enum Message {
     Close(Option<u16>),
 }
 
+/// Appends one unmasked (server) frame.
+fn encode_frame(head: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
+    head.push(0x80 | opcode);
+    match payload.len() {
+        n if n < 126 => head.push(n as u8),
+        n if n <= 0xffff => {
+            head.push(126);
+            head.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            head.push(127);
+            head.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    head.extend_from_slice(payload);
+}
+
 /// One upgraded connection.
 pub struct WsConn {
     io: TokioIo<hyper::upgrade::Upgraded>,
@@ -107,21 +124,22 @@ impl WsConn {
     }
 
     async fn frame(&mut self, opcode: u8, payload: &[u8]) -> std::io::Result<()> {
-        let mut head = Vec::with_capacity(10);
-        head.push(0x80 | opcode);
-        match payload.len() {
-            n if n < 126 => head.push(n as u8),
-            n if n <= 0xffff => {
-                head.push(126);
-                head.extend_from_slice(&(n as u16).to_be_bytes());
-            }
-            n => {
-                head.push(127);
-                head.extend_from_slice(&(n as u64).to_be_bytes());
-            }
+        let mut buf = Vec::with_capacity(payload.len() + 10);
+        encode_frame(&mut buf, opcode, payload);
+        self.io.write_all(&buf).await?;
+        self.io.flush().await
+    }
+
+    /// Sends several text frames with one write.
+    pub async fn send_texts<'a>(
+        &mut self,
+        texts: impl Iterator<Item = &'a str>,
+    ) -> std::io::Result<()> {
+        let mut buf = Vec::new();
+        for t in texts {
+            encode_frame(&mut buf, 0x1, t.as_bytes());
         }
-        self.io.write_all(&head).await?;
-        self.io.write_all(payload).await?;
+        self.io.write_all(&buf).await?;
         self.io.flush().await
     }
 
@@ -221,13 +239,17 @@ pub async fn stream_run(mut ws: WsConn, run: Arc<Run>, from: u64) {
         rx.borrow_and_update();
         let (len, finished, _) = run.status();
         if cursor < len {
-            for ev in run.range(cursor, len) {
-                if ws.send_text(ev.data()).await.is_err() {
-                    run.connection_live(false);
-                    return;
-                }
+            let end = len.min(cursor + 256);
+            let events = run.range(cursor, end);
+            if ws
+                .send_texts(events.iter().map(|e| e.data()))
+                .await
+                .is_err()
+            {
+                run.connection_live(false);
+                return;
             }
-            cursor = len;
+            cursor = end;
             continue;
         }
         if finished {

@@ -10,7 +10,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const require = createRequire(path.join(root, "tools/package.json"));
 const { chromium } = require("playwright-core");
 
-const [base, only] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const bench = args.includes("--bench");
+const [base, only] = args.filter((a) => a !== "--bench");
 if (!base) {
   console.error("usage: node tests/e2e/run.mjs http://127.0.0.1:PORT [filter]");
   process.exit(2);
@@ -26,7 +28,7 @@ try {
   const problems = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error") problems.push(`console.error: ${m.text()}`); });
-  await page.goto(`${base}/e2e/index.html`);
+  await page.goto(`${base}/e2e/index.html${bench ? "?bench" : ""}`);
   await page.waitForFunction(() => window.__ready === true, null, { timeout: 30_000 });
   const names = (await page.evaluate(() => window.__tests)).filter((n) => !only || n.includes(only));
   for (const name of names) {
@@ -34,7 +36,7 @@ try {
     problems.length = 0;
     const r = await Promise.race([
       page.evaluate((n) => window.__run(n), name),
-      new Promise((res) => setTimeout(() => res({ ok: false, error: "timed out after 60 s" }), 60_000)),
+      new Promise((res) => setTimeout(() => res({ ok: false, error: "timed out" }), bench ? 600_000 : 60_000)),
     ]);
     const ms = Date.now() - t0;
     // Errors a test expects are reported through reportError; only unexpected ones fail it.
