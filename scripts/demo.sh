@@ -1,55 +1,98 @@
 #!/usr/bin/env bash
-# README command 1. Until the demo web app lands (issue 5): installs what is missing, builds the
-# npm package (printing its size report) and the CLI, then replays the bundled sample stream
-# tests/recordings/quick.sse (recorded from the scenario server by scripts/record-sample.sh;
-# tests/recordings/sample.sse while that recording does not exist yet) through `agentwire state`
-# and prints a short summary of the assembled state: tasks, statuses, tools, artifacts, diagnostics.
+# README command 1: the demo. Installs what is missing (scripts/setup.sh), builds the npm package
+# (scripts/build-pkg.sh, prints its size report), installs and builds the web app in www-demo/
+# (which depends on the package as "agentwire": "file:../pkg", like a user's app), then starts the
+# scenario agent server serving it and prints the URL. Stays in the foreground; Ctrl-C stops the
+# server. Idempotent: every step skips what is already up to date.
+#
+#   bash scripts/demo.sh                  serve on http://127.0.0.1:8787 (a free port if busy)
+#   PORT=9000 bash scripts/demo.sh        another port
+#   bash scripts/demo.sh --build-only     build everything, do not serve (scripts/demo-e2e.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec </dev/null
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
+log() { printf '[demo] %s\n' "$*"; }
 
-bash scripts/setup.sh
-bash scripts/build-pkg.sh
-cargo build -q --release --bin agentwire
+build_only=false
+case "${1:-}" in
+  "") ;;
+  --build-only) build_only=true ;;
+  *) echo "usage: scripts/demo.sh [--build-only]   (PORT=N to choose the port)" >&2; exit 2 ;;
+esac
+port=${PORT:-8787}
+[[ "$port" =~ ^[0-9]+$ ]] || { echo "PORT must be a number, got '$port'" >&2; exit 2; }
 
-recording=tests/recordings/quick.sse
-if ! [ -f "$recording" ]; then
-  echo "($recording not recorded yet: scripts/record-sample.sh makes it; using tests/recordings/sample.sse)"
-  recording=tests/recordings/sample.sse
+# 1. Toolchains (Rust wasm32 target, wasm-bindgen, Node/npm, Chromium, pinned npm tools).
+bash scripts/setup.sh </dev/null
+
+# 2. The npm package (pkg/): skipped when nothing changed. The size report is printed; its
+#    budget is enforced by scripts/test.sh, not here (an over-budget build still makes a demo).
+SIZE_BUDGET_GZIP=${DEMO_SIZE_BUDGET_GZIP:-1073741824} bash scripts/build-pkg.sh </dev/null
+
+# 3. The web app's dependencies: `npm ci` from the lock, only when the lock is newer than the
+#    install (the agentwire dependency is a symlink to ../pkg, so a rebuilt package needs no
+#    reinstall).
+demo=www-demo
+if ! [ -f "$demo/node_modules/.package-lock.json" ] || [ "$demo/package-lock.json" -nt "$demo/node_modules/.package-lock.json" ] \
+   || ! [ -e "$demo/node_modules/agentwire/package.json" ]; then
+  log "installing www-demo's dependencies (npm ci)"
+  (cd "$demo" && npm ci --no-audit --no-fund --loglevel=error </dev/null)
 fi
-echo
-echo "Replaying $recording ($(wc -c < "$recording") bytes) through: target/release/agentwire state $recording"
-echo
-target/release/agentwire state "$recording" > target/demo-state.json
-node - target/demo-state.json <<'EOF'
-const st = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8"));
-const byId = new Map(st.tasks.map((t) => [t.id, t]));
-const clip = (s, n = 60) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
-const show = (t, depth) => {
-  const pad = "  ".repeat(depth);
-  console.log(`${pad}task ${t.id} [${t.status}]${t.agentId ? " agent " + t.agentId : ""}: ${JSON.stringify(clip(t.content ?? ""))}` +
-    `${t.contentComplete ? "" : " (incomplete)"}`);
-  for (const tool of t.tools) console.log(`${pad}  tool ${tool.name} ${tool.state}${tool.progress != null ? " " + Math.round(tool.progress * 100) + "%" : ""}`);
-  for (const i of t.inputs) console.log(`${pad}  input ${i.id} (${i.inputType}) ${i.state}: ${JSON.stringify(clip(i.prompt ?? ""))}`);
-  for (const a of t.auths) console.log(`${pad}  auth ${a.id} ${a.state}`);
-  if (t.thoughts.length) console.log(`${pad}  ${t.thoughts.length} thought(s)`);
-  for (const c of t.children) if (byId.has(c)) show(byId.get(c), depth + 1);
-};
-const roots = st.tasks.filter((t) => !t.parentId || !byId.has(t.parentId));
-const statuses = {};
-for (const t of st.tasks) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
-console.log(`${st.tasks.length} task(s): ${Object.entries(statuses).map(([s, n]) => `${n} ${s}`).join(", ")}`);
-for (const t of roots) show(t, 1);
-console.log(`${st.artifacts.length} artifact(s):`);
-for (const a of st.artifacts) {
-  const detail = a.type === "file" ? `${a.mimeType ?? ""}, ${a.size} bytes, sha256 ${String(a.sha256).slice(0, 12)}…`
-    : a.type === "data" ? `version ${a.version}` : `${a.rowCount} row(s)`;
-  console.log(`  ${a.type} ${a.id}${a.name ? ' "' + a.name + '"' : ""}: ${detail}${a.complete === false ? " (incomplete)" : ""}`);
+
+# 4. Type-check (TypeScript strict) and build with Vite into www-demo/dist/.
+log "building www-demo (tsc --noEmit && vite build)"
+(cd "$demo" && npm run --silent build </dev/null)
+
+# 5. The scenario agent server.
+cargo build -q -p agentwire-scenario
+server=target/debug/agentwire-scenario
+
+if $build_only; then
+  log "built: www-demo/dist/ and $server"
+  exit 0
+fi
+
+# 6. Serve: the app and the agent API on one origin, under the server's strict CSP.
+out=$(mktemp)
+pid=""
+cleanup() {
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  rm -f "$out"
 }
-const sev = {};
-for (const d of st.diagnostics) sev[d.severity] = (sev[d.severity] ?? 0) + 1;
-console.log(`${st.diagnostics.length} diagnostic(s)${st.diagnostics.length ? ": " + Object.entries(sev).map(([s, n]) => `${n} ${s}`).join(", ") : ""}`);
-for (const d of st.diagnostics.slice(0, 5)) console.log(`  ${d.severity} ${d.code}: ${d.message}`);
-console.log(`${st.stats.eventsApplied} events applied, ${st.stats.duplicatesIgnored} duplicates ignored; full state: target/demo-state.json`);
+trap cleanup EXIT
+trap 'echo; log "stopped"; exit 0' INT TERM
+
+start() { # start PORT: returns 0 once listening (URL in $url), 1 if it could not bind
+  : >"$out"
+  "$server" --port "$1" --static "$demo/dist" >"$out" 2>&1 </dev/null &
+  pid=$!
+  url=""
+  for _ in $(seq 1 100); do
+    url=$(sed -n 's|^agentwire-scenario listening on \(http://[^ ]*\).*|\1|p' "$out" | head -1)
+    [ -n "$url" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; pid=""; return 1; }
+    sleep 0.1
+  done
+  cat "$out" >&2
+  echo "error: the scenario server did not start" >&2
+  exit 1
+}
+if ! start "$port"; then
+  log "port $port is busy ($(tr -d '\n' <"$out")); using a free port instead"
+  start 0 || { cat "$out" >&2; exit 1; }
+fi
+
+bold=""; plain=""
+if [ -t 1 ]; then bold=$(tput bold 2>/dev/null || true); plain=$(tput sgr0 2>/dev/null || true); fi
+cat <<EOF
+
+  ${bold}agentwire demo: $url/${plain}
+
+  Open it in a browser. Scenario "main" starts at once: answer the approval and the sign-in
+  in the page. Pick another scenario, a speed or faults (drop + resume, duplicates, shuffled
+  chunks, malformed lines) in the header and press Run. The app's code: www-demo/src/.
+
+  Press Ctrl-C to stop.
+
 EOF
+wait "$pid"

@@ -1,0 +1,364 @@
+// The demo (www-demo/, built) end to end, as a person uses it: headless Chromium (playwright-core
+// from tools/, Debian's /usr/bin/chromium) opens the page the scenario server serves under its
+// strict CSP, drives the controls and buttons, and checks what is on screen. Screenshots of the
+// key states go to target/demo-screenshots/. Run by scripts/demo-e2e.sh, which builds and serves.
+//   node tests/demo/demo.test.mjs http://127.0.0.1:PORT [name-filter]
+import { createRequire } from "node:module";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+const shots = path.join(root, "target/demo-screenshots");
+
+const [base, only] = process.argv.slice(2);
+if (!base) {
+  console.error("usage: node tests/demo/demo.test.mjs http://127.0.0.1:PORT [filter]");
+  process.exit(2);
+}
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+function eq(actual, expected, msg) {
+  const a = JSON.stringify(actual), e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${msg}: got ${a}, expected ${e}`);
+}
+const count = (text, needle) => text.split(needle).length - 1;
+
+/** A fresh page that records console errors/warnings, page errors, CSP violations and dialogs. */
+async function openPage(browser, query = "") {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const problems = [];
+  const dialogs = [];
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  // Runs before the app (through the DevTools protocol, so the CSP does not apply to it): counts
+  // CSP violations, and turns alert/confirm/prompt into counters an injected script would bump.
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    window.__xss = 0;
+    for (const name of ["alert", "confirm", "prompt"]) window[name] = () => { window.__xss++; };
+  });
+  const response = await page.goto(`${base}/${query}`);
+  assert(response && response.ok(), `page loaded (${response && response.status()})`);
+  const csp = response.headers()["content-security-policy"] ?? "";
+  assert(csp.includes("script-src 'self' 'wasm-unsafe-eval'") && !csp.includes("unsafe-inline"), `strict CSP served: ${csp}`);
+  return { page, context, problems, dialogs };
+}
+
+/**
+ * Fails on console errors/warnings, page errors, CSP violations or dialogs. `cutStreams`: how
+ * many connections the server cut on purpose (Chromium logs each as a failed resource load).
+ */
+async function assertClean({ page, problems, dialogs }, cutStreams = 0) {
+  const csp = await page.evaluate(() => window.__csp);
+  eq(csp, [], "CSP violations");
+  eq(dialogs, [], "dialogs");
+  const cut = "console.error: Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING";
+  eq(problems.filter((m) => m === cut).length, cutStreams, "connections cut by the drop fault");
+  eq(problems.filter((m) => m !== cut), [], "console errors/warnings and page errors");
+}
+
+/** Sets the controls and presses Run (what a person does). */
+async function run(page, { scenario, speed, faults = [] }) {
+  await page.selectOption("#scenario", scenario);
+  await page.selectOption("#speed", String(speed));
+  for (const f of ["drop", "dup", "shuffle", "malformed"]) {
+    await page.setChecked(`#fault-${f}`, faults.includes(f));
+  }
+  await page.click("#run");
+  await page.waitForFunction((s) => document.body.dataset.scenario === s && document.querySelector("#run-label")?.textContent?.startsWith(s), scenario);
+}
+
+const status = (page) => page.evaluate(() => document.body.dataset.runStatus);
+const waitStatus = (page, s, timeout = 30_000) =>
+  page.waitForSelector(`body[data-run-status="${s}"]`, { timeout }).then(() => undefined);
+const text = (page, sel) => page.locator(sel).innerText();
+const shot = (page, name) => page.screenshot({ path: path.join(shots, name), fullPage: true });
+
+/** Answers the approval and the sign-in in the page; returns the auth URL the page showed. */
+async function approveAndSignIn(page, { deny = false, shots: names } = {}) {
+  const card = page.locator("#inputs-list li[data-input]");
+  await card.waitFor({ timeout: 30_000 });
+  eq(await card.locator(".request-prompt").innerText(), "Send the report to finance@example.com?", "approval prompt");
+  eq(await status(page), "waiting-input", "the agent waits for the answer");
+  if (names?.approval) await shot(page, names.approval);
+  await card.getByRole("button", { name: deny ? "Deny" : "Approve" }).click();
+  const auth = page.locator("#auths-list li[data-auth]");
+  await auth.waitFor({ timeout: 30_000 });
+  await page.waitForSelector("#inputs-list li", { state: "detached" }); // input-received closed it
+  const url = await auth.locator(".auth-url code").innerText();
+  eq(await status(page), "waiting-auth", "the agent waits for the sign-in");
+  if (names?.auth) await shot(page, names.auth);
+  await auth.getByRole("button", { name: "Complete sign-in" }).click();
+  await page.waitForSelector("#requests", { state: "hidden" });
+  return url;
+}
+
+/** What a person reads in the answer panel once the run completed. */
+async function finishedAnswer(page) {
+  await waitStatus(page, "completed");
+  await page.waitForSelector("#conn-state:text-is('closed')");
+  await page.waitForSelector("#answer-body:not(.streaming)");
+  return text(page, "#answer-body");
+}
+
+const RANK = { brief: 0, normal: 1, detailed: 2 };
+
+// ---- tests -----------------------------------------------------------------------------------
+
+let cleanAnswer = null;
+
+const tests = {
+  /** The whole interactive scenario, clean, at 20× speed. */
+  async main_scenario_completes_with_everything_on_screen(browser) {
+    const p = await openPage(browser);
+    const { page } = p;
+    // The page starts `main` at 1× (realistic pacing) by itself: catch a tool mid-way.
+    eq(await page.inputValue("#scenario"), "main", "default scenario");
+    await page.waitForFunction(() => {
+      const bar = document.querySelector("#tools-list progress");
+      return bar && bar.value >= 0.4 && bar.value < 1;
+    }, null, { timeout: 15_000 });
+    eq(await page.locator("#tools-list li .badge").first().innerText(), "running", "tool running");
+    assert(/^step [1-4]\/5/.test(await text(page, "#tools-list .tool-step")), "step count mid-way");
+    await shot(page, "00-running.png");
+    // Then a person picks 20× and presses Run: a new run, the old client closed.
+    await run(page, { scenario: "main", speed: 20 });
+    const authUrl = await approveAndSignIn(page, { shots: { approval: "01-approval.png", auth: "02-auth.png" } });
+    eq(authUrl, "https://github.com/login/oauth/authorize?client_id=demo", "auth URL shown after the SDK's check");
+    const answer = await finishedAnswer(page);
+    cleanAnswer = answer;
+
+    // Answer: markdown rendered as elements (heading, bold, list), with the final text.
+    eq(await text(page, "#answer-body h4"), "Q4 sales summary", "answer heading");
+    assert(answer.includes("Based on 12,480 orders, Q4 revenue grew 15.2% quarter over quarter"), "answer text");
+    assert(answer.includes("A copy was sent to finance@example.com."), "approved path");
+    assert(answer.trimEnd().endsWith("✅"), "answer complete");
+    eq(count(answer, "Q4 sales summary"), 1, "answer not duplicated");
+    eq(await page.locator("#answer-body li").count(), 4, "four regions listed");
+    eq(await page.locator("#answer-body strong", { hasText: "12,480 orders" }).count(), 1, "bold rendered");
+    eq(await text(page, "#answer-status"), "completed", "answer status");
+    assert((await text(page, "#answer-meta")).includes("1893 tokens"), "task-complete metadata");
+
+    // Tools: finished cards with full progress bars and step counts.
+    for (const [name, steps] of [["search_database", "step 5/5"], ["send_email", "step 3/3"]]) {
+      const card = page.locator(`#tools-list li[data-tool="${name}"]`);
+      eq(await card.locator(".badge").first().innerText(), "succeeded", `${name} state`);
+      eq(await card.locator("progress").evaluate((el) => el.value), 1, `${name} progress value`);
+      eq(await card.locator(".percent").innerText(), "100%", `${name} percent`);
+      assert((await card.locator(".tool-step").innerText()).startsWith(steps), `${name} ${steps}`);
+    }
+
+    // Artifacts: the markdown file as text, the PNG from its bytes, data v2, the dataset table.
+    const report = page.locator("#artifacts-list li[data-type=file]", { hasText: "report.md" });
+    assert((await report.locator("pre.file-text").innerText()).startsWith("# Q4 2025 sales report"), "report.md text");
+    const img = page.locator("#artifacts-list img.artifact-image");
+    await img.waitFor();
+    const png = await img.evaluate((el) => ({ src: el.src, w: el.naturalWidth, h: el.naturalHeight, done: el.complete }));
+    assert(png.src.startsWith("blob:") && png.done, `chart.png from a Blob URL: ${png.src}`);
+    eq([png.w, png.h], [16, 12], "chart.png decoded (16×12)");
+    const data = page.locator("#artifacts-list li[data-type=data]");
+    eq(await data.locator(".badge.version").innerText(), "version 2", "data artifact version");
+    assert((await data.locator("pre").innerText()).includes('"revised": true'), "data v2 content");
+    eq(await text(page, "#artifacts-list li[data-type=data] .versions"), "versions: v1 → v2", "data versions");
+    const table = page.locator("#artifacts-list li[data-type=dataset] table");
+    eq(await table.locator("tbody tr").count(), 25, "dataset rows");
+    eq(await table.locator("thead th").allInnerTexts(), ["amount", "date", "orders", "region"], "dataset columns");
+    assert((await text(page, "#artifacts-list li[data-type=dataset] .card-head")).includes("25 of 25 rows"), "row count");
+
+    // Task tree: root → two analysts → one sub-sub-agent, all completed.
+    eq(await page.locator("#task-tree li.task-node").count(), 4, "four tasks");
+    eq(await page.locator("#task-tree li[data-depth='2']").count(), 1, "a sub-sub-agent (depth 2)");
+    eq(await page.locator("#task-tree li[data-depth='2'] .task-agent").innerText(), "fx-converter-v1", "depth-2 agent");
+    eq(await page.locator("#task-tree li[data-status=completed]").count(), 4, "all completed");
+
+    // Thoughts: the verbosity switch filters (brief 2, normal 5, detailed 6).
+    for (const [level, shown] of [["normal", 5], ["brief", 2], ["detailed", 6]]) {
+      await page.locator(`input[name=verbosity][value=${level}]`).check({ force: true });
+      eq(await text(page, "#thoughts-count"), `${shown} of 6`, `thoughts at ${level}`);
+      const levels = await page.locator("#thoughts-list > li").evaluateAll((els) => els.map((e) => e.dataset.verbosity));
+      eq(levels.length, shown, `${level}: items`);
+      assert(levels.every((v) => RANK[v] <= RANK[level]), `${level}: only up to ${level}: ${levels}`);
+    }
+    await page.locator("#thoughts").screenshot({ path: path.join(shots, "04-thoughts-detailed.png") });
+
+    // Connection and diagnostics.
+    const states = await page.locator("#conn-log li").evaluateAll((els) => els.map((e) => e.dataset.state));
+    eq(states, ["idle", "connecting", "open", "closed"], "connection states");
+    eq(await text(page, "#diag-count"), "0", "no diagnostics on the clean run");
+    eq(await page.locator("#requests-history li").count(), 3, "three requests answered");
+    assert((await text(page, "#requests-history")).includes("answered by coordinator-v1"), "coordinator-handled input shown");
+
+    await shot(page, "03-main-completed.png");
+    await assertClean(p);
+    await p.context.close();
+    return `answer ${answer.length} chars`;
+  },
+
+  /** Dropped connections (every 60 events) with duplicates replayed on each resume. */
+  async drop_and_duplicates_resume_to_the_same_answer(browser) {
+    assert(cleanAnswer, "needs the clean run first");
+    const p = await openPage(browser, "?scenario=quick&speed=0"); // something short first
+    const { page } = p;
+    await run(page, { scenario: "main", speed: 0, faults: ["drop", "dup"] });
+    await approveAndSignIn(page);
+    const answer = await finishedAnswer(page);
+    eq(answer, cleanAnswer, "answer identical to the clean run");
+    eq(count(answer, "Q4 sales summary"), 1, "not duplicated");
+    const states = await page.locator("#conn-log li").evaluateAll((els) => els.map((e) => e.dataset.state));
+    const resumes = states.filter((s) => s === "reconnecting").length;
+    assert(resumes >= 2, `resumed after drops: ${states}`);
+    eq(states.at(-1), "closed", "ended closed");
+    const runId = (await text(page, "#conn-stats")).match(/run (\S+)/)?.[1];
+    const info = await (await page.request.get(`${base}/api/runs/${runId}`)).json();
+    eq(info.connections, resumes + 1, "one connection per resume (server side)");
+    eq(info.faults, "dropEvery=60,dup=5", "faults applied");
+    eq(await text(page, "#diag-count"), "0", "duplicates are ignored silently");
+    eq(await page.locator("#artifacts-list li[data-type=dataset] tbody tr").count(), 25, "dataset rows");
+    eq(await page.locator("#tools-list li").count(), 2, "two tool cards");
+    eq(await text(page, "#thoughts-count"), "5 of 6", "thoughts");
+    await shot(page, "05-drop-resume.png");
+    await assertClean(p, resumes);
+    await p.context.close();
+    return `${resumes} resumes`;
+  },
+
+  /** Malformed lines and shuffled chunks: same answer, and the diagnostics panel explains. */
+  async malformed_lines_become_diagnostics_and_shuffled_chunks_are_reordered(browser) {
+    assert(cleanAnswer, "needs the clean run first");
+    const p = await openPage(browser, "?scenario=quick&speed=0");
+    const { page } = p;
+    await run(page, { scenario: "main", speed: 0, faults: ["shuffle", "malformed"] });
+    await approveAndSignIn(page);
+    const answer = await finishedAnswer(page);
+    eq(answer, cleanAnswer, "answer identical to the clean run");
+    const codes = await page.locator("#diag-list li").evaluateAll((els) => els.map((e) => e.dataset.code));
+    assert(codes.filter((c) => c === "invalid-json").length >= 2, `invalid JSON lines reported: ${codes}`);
+    assert(codes.includes("invalid-type"), `the wrongly typed index reported: ${codes}`);
+    eq(await text(page, "#diag-count"), String(codes.length), "count badge");
+    assert((await text(page, "#diag-list")).includes("{not json"), "raw data shown");
+    eq(await page.locator("#artifacts-list li[data-type=dataset] tbody tr").count(), 25, "dataset rows in order");
+    eq(await page.locator("#artifacts-list li[data-type=dataset] tbody tr td:nth-child(2)").first().innerText(), "2025-10-01", "first row first");
+    await shot(page, "06-malformed-diagnostics.png");
+    // Expected diagnostics are not console errors: the page stays clean.
+    await assertClean(p);
+    await p.context.close();
+    return codes.join(",");
+  },
+
+  /** Deny takes the other path; the agent says so. */
+  async deny_takes_the_other_path(browser) {
+    const p = await openPage(browser, "?scenario=quick&speed=0");
+    const { page } = p;
+    await run(page, { scenario: "main", speed: 0 });
+    await approveAndSignIn(page, { deny: true });
+    const answer = await finishedAnswer(page);
+    assert(answer.includes("As you asked, nothing was emailed."), "denied path answer");
+    eq(await page.locator("#tools-list li[data-tool=send_email]").count(), 0, "no email tool");
+    await page.locator("input[name=verbosity][value=normal]").check({ force: true });
+    assert((await text(page, "#thoughts-list")).includes("User declined sending the email"), "declined thought");
+    await assertClean(p);
+    await p.context.close();
+  },
+
+  /** Hostile strings everywhere: all shown as text, nothing runs, the javascript: authUrl is refused. */
+  async xss_scenario_shows_hostile_strings_as_inert_text(browser) {
+    const p = await openPage(browser, "?scenario=xss&speed=0");
+    const { page } = p;
+    await waitStatus(page, "completed");
+    await page.waitForSelector("#conn-state:text-is('closed')");
+    // The markdown file, rendered too (links to javascript: must stay text).
+    const md = page.locator("#artifacts-list li[data-type=file]").first();
+    await md.getByRole("button", { name: "rendered" }).click();
+    await page.waitForTimeout(200);
+
+    const IMG = "<img src=x onerror=alert(1)>", SCRIPT = "<script>alert(1)</script>", LINK = "[click](javascript:alert(1))";
+    const answer = await text(page, "#answer-body");
+    assert(answer.includes(IMG) && answer.includes(SCRIPT) && answer.includes(LINK), `hostile answer shown as text: ${answer}`);
+    assert((await text(page, "#tools-list")).includes(`search${IMG}`), "tool name as text");
+    assert((await text(page, "#thoughts-list")).includes(`Planning ${SCRIPT}`), "thought as text");
+    assert((await text(page, "#task-tree")).includes(`Summarize ${SCRIPT}`), "subtask prompt as text");
+    const cells = await page.locator("#artifacts-list table.dataset td").allInnerTexts();
+    assert(cells.includes(IMG) && cells.includes(SCRIPT), `dataset cells as text: ${cells}`);
+    assert((await text(page, "#artifacts-list")).includes(`report${IMG}.md`), "file name as text");
+    assert((await text(page, "#requests-history")).includes("its URL was unsafe and never opened"), "unsafe auth URL visible");
+    const diags = await page.locator("#diag-list li").evaluateAll((els) => els.map((e) => e.dataset.code));
+    eq(diags, ["unsafe-url"], "the javascript: authUrl is a diagnostic");
+
+    // Nothing ran and nothing hostile became an element.
+    eq(await page.evaluate(() => window.__xss), 0, "no alert/confirm/prompt called");
+    const dom = await page.evaluate(() => ({
+      scripts: [...document.scripts].map((s) => s.src.replace(location.origin, "")),
+      imgX: document.querySelectorAll("img[src='x'], img:not([src^='blob:'])").length,
+      handlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+      dangerous: document.querySelectorAll("iframe, object, embed, svg, style:not([data-vite-dev-id]), a[href^='javascript' i]").length,
+      links: [...document.querySelectorAll("#artifacts-list a[href], #answer-body a[href]")].map((a) => a.protocol),
+    }));
+    eq(dom.scripts.length, 1, `only the app's script: ${dom.scripts}`);
+    assert(/^\/assets\/index-[\w-]+\.js$/.test(dom.scripts[0] ?? ""), `the app's bundle: ${dom.scripts}`);
+    eq(dom.imgX, 0, "no hostile <img>");
+    eq(dom.handlers, 0, "no inline event handler attributes");
+    eq(dom.dangerous, 0, "no iframe/object/svg/style/javascript: link");
+    assert(dom.links.every((p) => p === "blob:"), `only Blob download links: ${dom.links}`);
+    await shot(page, "07-xss.png");
+    await assertClean(p);
+    await p.context.close();
+  },
+
+  /** The Cancel button: the agent ends the task as canceled. */
+  async cancel_button_cancels_the_run(browser) {
+    const p = await openPage(browser, "?scenario=quick&speed=0");
+    const { page } = p;
+    await run(page, { scenario: "cancel", speed: 0 });
+    await page.waitForFunction(() => Number(document.querySelector("#tools-list progress")?.value ?? 0) > 0);
+    await page.click("#cancel");
+    await waitStatus(page, "canceled");
+    await page.waitForSelector("#conn-state:text-is('closed')");
+    eq(await text(page, "#answer-status"), "canceled", "root canceled");
+    assert(await page.locator("#cancel").isDisabled(), "cancel disabled after the end");
+    await shot(page, "08-canceled.png");
+    await assertClean(p);
+    await p.context.close();
+  },
+};
+
+// ---- runner ----------------------------------------------------------------------------------
+
+rmSync(shots, { recursive: true, force: true });
+mkdirSync(shots, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+let passed = 0, failed = 0;
+try {
+  for (const [name, test] of Object.entries(tests)) {
+    if (only && !name.includes(only)) continue;
+    const t0 = Date.now();
+    try {
+      const detail = await Promise.race([
+        test(browser),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 60 s")), 60_000)),
+      ]);
+      passed++;
+      console.log(`ok    ${name} (${Date.now() - t0} ms)${detail ? ` — ${detail}` : ""}`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL  ${name} (${Date.now() - t0} ms)\n${(e && e.stack) || e}`);
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`screenshots: ${path.relative(process.cwd(), shots) || shots}/`);
+console.log(`demo: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,132 @@
+// The header controls: scenario, speed, fault injection, Run and Cancel. Everything here is
+// about the scenario server (its query parameters), not the SDK: a real app would have its own
+// agent endpoint instead of `/api/stream?scenario=…`.
+
+import { byId, h, replace } from "./dom";
+
+/** What the next run uses. */
+export interface RunSettings {
+  scenario: string;
+  /** 0 = instant, 1 = realistic pacing, 2 = twice as fast, … */
+  speed: number;
+  seed: number;
+  faults: { drop: boolean; dup: boolean; shuffle: boolean; malformed: boolean };
+}
+
+export const DEFAULTS: RunSettings = {
+  scenario: "main",
+  speed: 1,
+  seed: 1,
+  faults: { drop: false, dup: false, shuffle: false, malformed: false },
+};
+
+/** The scenario server's fault list for the settings (see scenario-server/README.md). */
+export function faultList(f: RunSettings["faults"]): string[] {
+  const list: string[] = [];
+  // Cut the connection every 60 events (mid-event): the client resumes with Last-Event-ID.
+  if (f.drop || f.dup) list.push("dropEvery=60");
+  // Each resumed connection first re-sends the 5 events before the resume point.
+  if (f.dup) list.push("dup=5");
+  // Chunks (answer deltas, file chunks, dataset batches) permuted within windows of 4.
+  if (f.shuffle) list.push("shuffle=4");
+  // Broken JSON, invalid UTF-8, an unknown event kind and a wrongly typed field.
+  if (f.malformed) list.push("malformed");
+  return list;
+}
+
+/**
+ * The stream URL of a new run. A fresh `run` id makes every reconnect continue this run (the
+ * SDK resends the same GET with `Last-Event-ID`, and the server replays what was missed).
+ */
+export function streamUrl(s: RunSettings, runId: string): string {
+  const q = new URLSearchParams({ scenario: s.scenario, speed: String(s.speed), seed: String(s.seed), run: runId });
+  const faults = faultList(s.faults);
+  if (faults.length) q.set("faults", faults.join(","));
+  return `/api/stream?${q}`;
+}
+
+/** Settings from the page URL (`?scenario=xss&speed=0&faults=drop,dup`), so a run can be linked. */
+export function settingsFromLocation(): RunSettings {
+  const q = new URLSearchParams(location.search);
+  const faults = new Set((q.get("faults") ?? "").split(",").filter(Boolean));
+  const num = (v: string | null, d: number): number => (v !== null && v !== "" && Number.isFinite(Number(v)) ? Number(v) : d);
+  return {
+    scenario: q.get("scenario") ?? DEFAULTS.scenario,
+    speed: num(q.get("speed"), DEFAULTS.speed),
+    seed: num(q.get("seed"), DEFAULTS.seed),
+    faults: { drop: faults.has("drop"), dup: faults.has("dup"), shuffle: faults.has("shuffle"), malformed: faults.has("malformed") },
+  };
+}
+
+function settingsToLocation(s: RunSettings): void {
+  const q = new URLSearchParams({ scenario: s.scenario, speed: String(s.speed) });
+  if (s.seed !== DEFAULTS.seed) q.set("seed", String(s.seed));
+  const f = Object.entries(s.faults).filter(([, on]) => on).map(([name]) => name);
+  if (f.length) q.set("faults", f.join(","));
+  history.replaceState(null, "", `?${q}`);
+}
+
+const FALLBACK_SCENARIOS = [
+  { id: "main", title: "Q4 sales report (interactive)" },
+  { id: "quick", title: "Every event kind" },
+  { id: "failure", title: "Tool failure" },
+  { id: "cancel", title: "Long job to cancel" },
+  { id: "xss", title: "Hostile content" },
+];
+
+const SPEEDS: [number, string][] = [[0.5, "0.5×"], [1, "1× realistic"], [2, "2×"], [5, "5×"], [20, "20×"], [0, "instant"]];
+
+/** Wires the header controls; `onRun` gets the settings of each new run. */
+export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCancel: () => void }): {
+  setCancelable: (can: boolean) => void;
+  current: () => RunSettings;
+} {
+  const scenario = byId<HTMLSelectElement>("scenario");
+  const speed = byId<HTMLSelectElement>("speed");
+  const boxes = {
+    drop: byId<HTMLInputElement>("fault-drop"),
+    dup: byId<HTMLInputElement>("fault-dup"),
+    shuffle: byId<HTMLInputElement>("fault-shuffle"),
+    malformed: byId<HTMLInputElement>("fault-malformed"),
+  };
+  const cancel = byId<HTMLButtonElement>("cancel");
+  const initial = settingsFromLocation();
+
+  const fillScenarios = (list: { id: string; title: string }[]): void => {
+    const chosen = scenario.value || initial.scenario;
+    // `bulk` is a load generator, not something to watch.
+    replace(scenario, list.filter((s) => s.id !== "bulk").map((s) => h("option", { value: s.id }, `${s.id} — ${s.title}`)));
+    scenario.value = list.some((s) => s.id === chosen) ? chosen : "main";
+  };
+  fillScenarios(FALLBACK_SCENARIOS);
+  // The server describes its scenarios; the static list above is only the first paint.
+  fetch("/api/scenarios")
+    .then((r) => (r.ok ? (r.json() as Promise<{ id: string; title: string }[]>) : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then(fillScenarios)
+    .catch(() => { /* keep the static list */ });
+
+  replace(speed, SPEEDS.map(([v, label]) => h("option", { value: String(v) }, label)));
+  speed.value = String(SPEEDS.some(([v]) => v === initial.speed) ? initial.speed : 1);
+  for (const [name, box] of Object.entries(boxes)) box.checked = initial.faults[name as keyof RunSettings["faults"]];
+  // Duplicates are replayed on a resume, so they need the drops.
+  boxes.dup.addEventListener("change", () => { if (boxes.dup.checked) boxes.drop.checked = true; });
+  boxes.drop.addEventListener("change", () => { if (!boxes.drop.checked) boxes.dup.checked = false; });
+
+  const current = (): RunSettings => ({
+    scenario: scenario.value,
+    speed: Number(speed.value),
+    seed: initial.seed,
+    faults: { drop: boxes.drop.checked, dup: boxes.dup.checked, shuffle: boxes.shuffle.checked, malformed: boxes.malformed.checked },
+  });
+  byId<HTMLFormElement>("controls").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const s = current();
+    settingsToLocation(s);
+    handlers.onRun(s);
+  });
+  cancel.addEventListener("click", () => handlers.onCancel());
+  return {
+    setCancelable: (can) => { cancel.disabled = !can; },
+    current: () => ({ ...current(), scenario: scenario.value || initial.scenario }),
+  };
+}

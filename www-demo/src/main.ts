@@ -1,0 +1,96 @@
+// The agentwire demo: one AgentClient per run, one subscription, panels that render the
+// snapshot. Read this file first; each panel in ./panels/ shows one part of the SDK.
+//
+//   import { AgentClient } from "agentwire";          // the npm package (www-demo/package.json)
+//   const client = new AgentClient({ url, batch: "frame" });
+//   client.subscribe(() => render(client.getSnapshot()));
+//   client.onConnectionChange((info) => showConnection(info));
+//   …client.approve(id) / client.deny(id) / client.completeAuth(id, …) / client.cancel(taskId)
+//   client.close();                                    // when done: stops and removes everything
+
+import "./style.css";
+import { AgentClient, type Snapshot } from "agentwire";
+import { mountControls, streamUrl, type RunSettings } from "./controls";
+import { byId, setText } from "./dom";
+import { answerPanel } from "./panels/answer";
+import { artifactsPanel } from "./panels/artifacts";
+import { connectionPanel } from "./panels/connection";
+import { diagnosticsPanel } from "./panels/diagnostics";
+import { requestsPanel } from "./panels/requests";
+import { tasksPanel } from "./panels/tasks";
+import { thoughtsPanel } from "./panels/thoughts";
+import { toolsPanel } from "./panels/tools";
+
+/** The run on screen: its client and how to tear it down. */
+let current: { client: AgentClient; dispose: () => void } | undefined;
+
+const controls = mountControls({ onRun: startRun, onCancel: cancelRun });
+
+function startRun(settings: RunSettings): void {
+  current?.dispose();
+  const runId = `demo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+  // fetch + ReadableStream SSE (the default transport). A GET stream resumes by itself after a
+  // drop: same URL, `Last-Event-ID` header; the SDK recognises events replayed twice.
+  const client = new AgentClient({
+    url: streamUrl(settings, runId),
+    // Call subscribe() listeners at most once per animation frame: a fast stream (hundreds of
+    // events a second) costs one render per frame, not one per event.
+    batch: "frame",
+    reconnect: { initialDelayMs: 250, maxDelayMs: 4000 },
+  });
+
+  const panels = {
+    answer: answerPanel(),
+    requests: requestsPanel(client),
+    tools: toolsPanel(),
+    artifacts: artifactsPanel(client),
+    tasks: tasksPanel(),
+    thoughts: thoughtsPanel(),
+    connection: connectionPanel(client, runId),
+    diagnostics: diagnosticsPanel(),
+  };
+
+  // The whole UI is a function of the snapshot. getSnapshot() returns the same object until
+  // something changed, and unchanged tasks/artifacts keep their identity, so panels can skip
+  // work cheaply (the same contract React's useSyncExternalStore needs:
+  //   useSyncExternalStore(client.subscribe, client.getSnapshot)).
+  const render = (snap: Snapshot): void => {
+    for (const panel of Object.values(panels)) panel.render(snap);
+    const root = snap.roots[0];
+    const running = root !== undefined && !["completed", "failed", "canceled"].includes(root.status ?? "");
+    controls.setCancelable(running);
+    document.body.dataset.runStatus = root?.status ?? "starting"; // handy for tests and CSS
+  };
+  const unsubscribe = client.subscribe(() => render(client.getSnapshot()));
+  const offConnection = client.onConnectionChange(panels.connection.onChange);
+  render(client.getSnapshot());
+
+  setText(byId("run-label"), `${settings.scenario} · ${settings.speed === 0 ? "instant" : `${settings.speed}×`}`);
+  document.body.dataset.scenario = settings.scenario;
+
+  current = {
+    client,
+    dispose: () => {
+      unsubscribe();
+      offConnection();
+      client.close(); // closes the stream and drops every remaining listener
+      panels.artifacts.dispose(); // revokes the Blob URLs
+    },
+  };
+}
+
+/** Cancel: asks the agent to stop the root task; it ends `canceled` when the server confirms. */
+function cancelRun(): void {
+  const run = current;
+  const root = run?.client.getSnapshot().roots[0];
+  if (!run || !root) return;
+  controls.setCancelable(false);
+  run.client.cancel(root.id).catch((e: unknown) => {
+    console.warn("cancel failed", e);
+    controls.setCancelable(true);
+  });
+}
+
+// A run starts when the page opens, with the settings in the URL (default: scenario `main`).
+startRun(controls.current());

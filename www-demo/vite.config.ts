@@ -1,0 +1,15 @@
+// Vite 8 needs no plugin for the package's WebAssembly: `import { AgentClient } from "agentwire"`
+// resolves to the bundler build (pkg/agentwire.js), whose `import … from "./agentwire_bg.wasm"`
+// Vite turns into a fetched, streamed-compiled asset.
+//
+//   npm run build   → dist/ (served by the scenario server: `bash scripts/demo.sh`)
+//   npm run dev     → hot-reloading dev server; /api goes to the scenario server at
+//                     AGENTWIRE_SERVER (default http://127.0.0.1:8787, what demo.sh starts)
+import { defineConfig } from "vite";
+
+const server = process.env.AGENTWIRE_SERVER ?? "http://127.0.0.1:8787";
+
+export default defineConfig({
+  server: { proxy: { "/api": { target: server, changeOrigin: true } } },
+  build: { chunkSizeWarningLimit: 600 },
+});
