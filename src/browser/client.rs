@@ -878,12 +878,24 @@ impl AgentClient {
         self.inner.shared.store.get_snapshot()
     }
 
-    /// Calls `listener()` after every change of visible state. Returns the unsubscribe function.
+    /// Calls `listener(snapshot)` now and after every change of visible state (the Svelte store
+    /// contract; see `AgentStore.subscribe`). Returns the unsubscribe function.
     pub fn subscribe(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "() => void")] listener: js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "(snapshot: Snapshot) => void")]
+        listener: js_sys::Function,
     ) -> Result<js_sys::Function, JsValue> {
         self.inner.shared.store.subscribe(listener)
+    }
+
+    /// Calls `handler` with every applied event (internal ones excluded). Returns the unsubscribe function.
+    #[wasm_bindgen(js_name = onAny, unchecked_return_type = "() => void")]
+    pub fn on_any(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(event: AgentEvent) => void")]
+        handler: js_sys::Function,
+    ) -> Result<JsValue, JsValue> {
+        self.inner.shared.store.on_any(handler)
     }
 
     /// `on(kind, handler)` (typed in `interface AgentClient` above).

@@ -285,9 +285,12 @@ impl AgentStore {
                 }
             }
         }
-        for f in listeners {
-            if let Err(e) = f.call0(&JsValue::NULL) {
-                first_err.get_or_insert(e);
+        if !listeners.is_empty() {
+            let snap = self.get_snapshot()?;
+            for f in listeners {
+                if let Err(e) = f.call1(&JsValue::NULL, &snap) {
+                    first_err.get_or_insert(e);
+                }
             }
         }
         match first_err {
@@ -366,8 +369,14 @@ fn schedule_frame(inner: &Rc<RefCell<Inner>>) {
             }
             Err(_) => return,
         };
+        if listeners.is_empty() {
+            return;
+        }
+        let Ok(snap) = (AgentStore { inner: rc }).get_snapshot() else {
+            return;
+        };
         for f in listeners {
-            if let Err(e) = f.call0(&JsValue::NULL) {
+            if let Err(e) = f.call1(&JsValue::NULL, &snap) {
                 report_error(&e);
             }
         }
@@ -586,20 +595,38 @@ impl AgentStore {
         Ok(frozen)
     }
 
-    /// Calls `listener()` after every change of visible state. Returns the unsubscribe
-    /// function (the Svelte-style contract: subscribe returns its own unsubscribe).
+    /// Calls `listener(snapshot)` once now and after every change of visible state; returns
+    /// the unsubscribe function. That is the Svelte store contract (`$store` works), and React's
+    /// `useSyncExternalStore((f) => store.subscribe(f), () => store.getSnapshot())` is happy
+    /// with it too.
     pub fn subscribe(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "() => void")] listener: js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "(snapshot: Snapshot) => void")]
+        listener: js_sys::Function,
     ) -> Result<js_sys::Function, JsValue> {
         let id = {
             let mut inner = self.borrow_mut()?;
             inner.next_id += 1;
             let id = inner.next_id;
-            inner.listeners.push((id, listener));
+            inner.listeners.push((id, listener.clone()));
             id
         };
-        Ok(unsubscribe_fn(&self.inner, id, true))
+        let unsubscribe = unsubscribe_fn(&self.inner, id, true);
+        let snap = self.get_snapshot()?;
+        listener.call1(&JsValue::NULL, &snap)?;
+        Ok(unsubscribe)
+    }
+
+    /// Calls `handler` with every applied event (internal ones excluded). Same as `on("*", …)`.
+    #[wasm_bindgen(js_name = onAny, unchecked_return_type = "() => void")]
+    pub fn on_any(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(event: AgentEvent) => void")]
+        handler: js_sys::Function,
+    ) -> Result<JsValue, JsValue> {
+        Ok(self
+            .subscribe_fn(handler, HandlerFilter::Kind("*".into()))?
+            .into())
     }
 
     /// `on(kind, handler)` (typed in `interface AgentStore` above).

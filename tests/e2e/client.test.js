@@ -385,6 +385,27 @@ export const tests = {
     assert(typeof aw.AgentClient.prototype[Symbol.dispose] === "function", "Symbol.dispose");
   },
 
+  async subscribe_follows_the_svelte_contract_and_batches_per_frame(aw) {
+    const client = new aw.AgentClient({ transport: "manual", batch: "frame" });
+    const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
+    const seen = [];
+    const stop = client.subscribe((snap) => seen.push(snap));
+    eq(seen.length, 1, "called at once with the current value");
+    eq(seen[0], client.getSnapshot(), "with the snapshot");
+    const any = [];
+    client.onAny((e) => any.push(e.kind));
+    client.store.pushEvent(ev("task-created", { initiator: "user" }));
+    for (let i = 0; i < 50; i++) client.store.pushEvent(ev("content-delta", { delta: "x", index: i }));
+    client.store.pushEvent(ev("internal:llm-call", { iteration: 1 }));
+    eq(seen.length, 1, "no synchronous calls in frame batching");
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    eq(seen.length, 2, "one coalesced call per frame");
+    eq(seen[1].tasks[0].content, "x".repeat(50), "the coalesced snapshot is current");
+    eq(any.length, 51, "onAny: every event but internal ones");
+    stop();
+    client.close();
+  },
+
   async events_async_iterator_filters_and_ends(aw) {
     const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0", autoConnect: false });
     const it = client.events({ filter: { kinds: ["tool-*"] } });
