@@ -112,6 +112,12 @@ async function finishedAnswer(page) {
 
 const RANK = { brief: 0, normal: 1, detailed: 2 };
 
+/** The connection log's states, without the initial `idle` and repeats. */
+async function connectionStates(page) {
+  const all = await page.locator("#conn-log li").evaluateAll((els) => els.map((e) => e.dataset.state));
+  return all.filter((s, i) => s !== "idle" && s !== all[i - 1]);
+}
+
 // ---- tests -----------------------------------------------------------------------------------
 
 let cleanAnswer = null;
@@ -191,8 +197,7 @@ const tests = {
     await page.locator("#thoughts").screenshot({ path: path.join(shots, "04-thoughts-detailed.png") });
 
     // Connection and diagnostics.
-    const states = await page.locator("#conn-log li").evaluateAll((els) => els.map((e) => e.dataset.state));
-    eq(states, ["idle", "connecting", "open", "closed"], "connection states");
+    eq(await connectionStates(page), ["connecting", "open", "closed"], "connection states");
     eq(await text(page, "#diag-count"), "0", "no diagnostics on the clean run");
     eq(await page.locator("#requests-history li").count(), 3, "three requests answered");
     assert((await text(page, "#requests-history")).includes("answered by coordinator-v1"), "coordinator-handled input shown");
@@ -213,7 +218,7 @@ const tests = {
     const answer = await finishedAnswer(page);
     eq(answer, cleanAnswer, "answer identical to the clean run");
     eq(count(answer, "Q4 sales summary"), 1, "not duplicated");
-    const states = await page.locator("#conn-log li").evaluateAll((els) => els.map((e) => e.dataset.state));
+    const states = await connectionStates(page);
     const resumes = states.filter((s) => s === "reconnecting").length;
     assert(resumes >= 2, `resumed after drops: ${states}`);
     eq(states.at(-1), "closed", "ended closed");
@@ -326,6 +331,29 @@ const tests = {
     assert(await page.locator("#cancel").isDisabled(), "cancel disabled after the end");
     await shot(page, "08-canceled.png");
     await assertClean(p);
+    await p.context.close();
+  },
+
+  /** The CSP is enforced on the demo page, and the checks above would see a violation. */
+  async csp_blocks_inline_script_and_violations_are_detected(browser) {
+    const p = await openPage(browser, "?scenario=quick&speed=0");
+    const { page } = p;
+    await waitStatus(page, "completed");
+    const ran = await page.evaluate(async () => {
+      const s = document.createElement("script");
+      s.textContent = "window.__inline = true";
+      document.body.append(s);
+      const el = document.createElement("div");
+      el.setAttribute("style", "color: red"); // inline style attribute: blocked by style-src 'self'
+      document.body.append(el);
+      await new Promise((r) => setTimeout(r, 100));
+      return { inline: window.__inline === true, color: getComputedStyle(el).color };
+    });
+    eq(ran.inline, false, "inline script blocked");
+    assert(ran.color !== "rgb(255, 0, 0)", "inline style blocked");
+    const csp = await page.evaluate(() => window.__csp);
+    eq(csp.length, 2, `violations seen: ${csp}`);
+    assert(p.problems.some((m) => m.includes("Content Security Policy")), "reported on the console too");
     await p.context.close();
   },
 };

@@ -53,8 +53,9 @@ function startRun(settings: RunSettings): void {
 
   // The whole UI is a function of the snapshot. getSnapshot() returns the same object until
   // something changed, and unchanged tasks/artifacts keep their identity, so panels can skip
-  // work cheaply (the same contract React's useSyncExternalStore needs:
-  //   useSyncExternalStore(client.subscribe, client.getSnapshot)).
+  // work cheaply. It is the contract React's useSyncExternalStore needs; pass the methods
+  // bound (they are methods of a wasm-bindgen class):
+  //   useSyncExternalStore((cb) => client.subscribe(cb), () => client.getSnapshot())
   const render = (snap: Snapshot): void => {
     for (const panel of Object.values(panels)) panel.render(snap);
     const root = snap.roots[0];
