@@ -3,7 +3,7 @@
 //
 //   import { AgentClient } from "agentwire";          // the npm package (www-demo/package.json)
 //   const client = new AgentClient({ url, batch: "frame" });
-//   client.subscribe(() => render(client.getSnapshot()));
+//   client.subscribe((snapshot) => render(snapshot));
 //   client.onConnectionChange((info) => showConnection(info));
 //   …client.approve(id) / client.deny(id) / client.completeAuth(id, …) / client.cancel(taskId)
 //   client.close();                                    // when done: stops and removes everything
@@ -63,9 +63,9 @@ function startRun(settings: RunSettings): void {
     controls.setCancelable(running);
     document.body.dataset.runStatus = root?.status ?? "starting"; // handy for tests and CSS
   };
-  const unsubscribe = client.subscribe(() => render(client.getSnapshot()));
+  // subscribe() calls the listener at once, then after every change, with the snapshot.
+  const unsubscribe = client.subscribe(render);
   const offConnection = client.onConnectionChange(panels.connection.onChange);
-  render(client.getSnapshot());
 
   setText(byId("run-label"), `${settings.scenario} · ${settings.speed === 0 ? "instant" : `${settings.speed}×`}`);
   document.body.dataset.scenario = settings.scenario;
