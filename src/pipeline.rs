@@ -92,6 +92,8 @@ pub struct Session {
     store: Store,
     position: u64,
     prev_id: String,
+    /// The previous event's data (to recognise the same event sent twice in a row).
+    prev_data: String,
     diags: Vec<Diagnostic>,
 }
 
@@ -103,6 +105,7 @@ impl Session {
             store: Store::new(limits),
             position: 0,
             prev_id: String::new(),
+            prev_data: String::new(),
             diags: Vec::new(),
         }
     }
@@ -139,6 +142,7 @@ impl Session {
             store,
             position,
             prev_id,
+            prev_data,
             diags,
         } = self;
         parser.feed(chunk, &mut |item| match item {
@@ -148,7 +152,13 @@ impl Session {
                 // An event "has its own id" when the id changed: the SSE last event id persists
                 // across events that carry none.
                 let own_id = ev.last_event_id != prev_id.as_str();
-                if own_id {
+                // The same id right after itself is either an event without an id field (it
+                // inherits the id) or the same event sent again (a server that resumes
+                // inclusively): only the second has the very same data.
+                let resent = !own_id && !ev.last_event_id.is_empty() && ev.data == prev_data;
+                prev_data.clear();
+                prev_data.push_str(ev.data);
+                if own_id || resent {
                     prev_id.clear();
                     prev_id.push_str(ev.last_event_id);
                     if !store.admit_event_id(ev.last_event_id) {

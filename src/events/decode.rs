@@ -32,13 +32,19 @@ impl FieldSink {
             .push((p.code, severity, message, format!("$.{field}")));
     }
 
+    /// A required field that is absent. A field that was present but invalid was already
+    /// reported by [`FieldSink::problem`]: it is not also "missing".
     pub(crate) fn missing(&mut self, field: &str) {
         self.failed = true;
+        let path = format!("$.{field}");
+        if self.problems.iter().any(|p| p.3 == path) {
+            return;
+        }
         self.problems.push((
             DiagCode::MissingField,
             Severity::Error,
             format!("missing required field {field}"),
-            format!("$.{field}"),
+            path,
         ));
     }
 

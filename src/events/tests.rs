@@ -183,3 +183,32 @@ fn unsafe_auth_url_is_flagged() {
     assert!(ev.is_some());
     assert_eq!(d[0].code, DiagCode::UnsafeUrl);
 }
+
+#[test]
+fn a_required_field_of_the_wrong_type_is_not_also_reported_missing() {
+    for (data, code, path) in [
+        (
+            r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"x","index":"seven","timestamp":"2025-11-06T10:30:00Z"}"#,
+            DiagCode::InvalidType,
+            "$.index",
+        ),
+        (
+            r#"{"kind":"task-status","contextId":"c","taskId":"t","status":"paused","timestamp":"2025-11-06T10:30:00Z"}"#,
+            DiagCode::InvalidEnum,
+            "$.status",
+        ),
+    ] {
+        let (ev, d) = decode(data);
+        assert!(ev.is_none());
+        let got: Vec<_> = d.iter().map(|d| (d.code, d.path.as_str())).collect();
+        assert_eq!(got, vec![(code, path)], "{data}");
+    }
+    let (_, d) = decode(
+        r#"{"kind":"content-delta","contextId":"c","taskId":"t","index":1,"timestamp":"2025-11-06T10:30:00Z"}"#,
+    );
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        (d[0].code, d[0].path.as_str()),
+        (DiagCode::MissingField, "$.delta")
+    );
+}

@@ -63,22 +63,27 @@ impl Store {
             AgentEvent::DatasetWrite(e) => self.apply_dataset_write(e, meta),
             AgentEvent::SubtaskCreated(e) => self.apply_subtask_created(e, meta),
             AgentEvent::ThoughtStream(e) => self.apply_thought(e, meta),
-            // Internal and unknown events carry no UI state (they are still delivered/filtered).
-            AgentEvent::InternalThoughtProcess(_)
-            | AgentEvent::InternalLlmCall(_)
-            | AgentEvent::InternalCheckpoint(_)
-            | AgentEvent::InternalToolStart(_)
-            | AgentEvent::InternalToolComplete(_)
-            | AgentEvent::Unknown(_) => {}
+            // Internal events carry no UI state (they are still delivered/filtered), but their
+            // timestamps are stream time like any other.
+            AgentEvent::InternalThoughtProcess(e) => _ = self.observe_time(&e.timestamp, meta),
+            AgentEvent::InternalLlmCall(e) => _ = self.observe_time(&e.timestamp, meta),
+            AgentEvent::InternalCheckpoint(e) => _ = self.observe_time(&e.timestamp, meta),
+            AgentEvent::InternalToolStart(e) => _ = self.observe_time(&e.timestamp, meta),
+            AgentEvent::InternalToolComplete(e) => _ = self.observe_time(&e.timestamp, meta),
+            AgentEvent::Unknown(_) => {}
         }
     }
 
-    fn observe_time(&mut self, ts: &str) -> Option<i64> {
+    /// Advances stream time to `ts` (when later) and expires the requests it passes; returns
+    /// `ts` in epoch ms. Every event with a valid timestamp moves the clock; content deltas and
+    /// thoughts (the hot path) only while a request waits to expire, which is all the clock is
+    /// for: a request must expire while the agent keeps streaming text.
+    pub(super) fn observe_time(&mut self, ts: &str, meta: &EventMeta<'_>) -> Option<i64> {
         let ms = to_epoch_ms(ts)?;
         if self.clock_ms.is_none_or(|c| ms > c) {
             self.clock_ms = Some(ms);
             if !self.deadlines.is_empty() {
-                self.expire_requests();
+                self.expire_requests(meta);
             }
         }
         Some(ms)
@@ -224,13 +229,32 @@ impl Store {
     }
 
     fn apply_task_created(&mut self, e: &TaskCreated<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskCreated::KIND) else {
             return;
         };
         if let Some(p) = &e.parent_task_id {
-            if let Some(pi) = self.task_slot(p, &e.context_id, meta, TaskCreated::KIND) {
-                self.link(t, pi, meta, TaskCreated::KIND);
+            let known = self.tasks.get(t).and_then(|s| s.view.parent_id.as_deref());
+            match known {
+                // Already placed under another parent: report, and create no placeholder for
+                // a parent that may never exist.
+                Some(q) if q != p.as_ref() => {
+                    let msg = format!("task {} already has parent {q}, not {p}", e.task_id);
+                    self.diag(
+                        DiagCode::ParentConflict,
+                        Severity::Warning,
+                        msg,
+                        "$.parentTaskId",
+                        Some(&e.task_id),
+                        meta,
+                        TaskCreated::KIND,
+                    );
+                }
+                _ => {
+                    if let Some(pi) = self.task_slot(p, &e.context_id, meta, TaskCreated::KIND) {
+                        self.link(t, pi, meta, TaskCreated::KIND);
+                    }
+                }
             }
         }
         let m = e.metadata.as_ref();
@@ -248,7 +272,7 @@ impl Store {
     }
 
     fn apply_subtask_created(&mut self, e: &SubtaskCreated<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let Some(parent) = self.task_slot(&e.task_id, &e.context_id, meta, SubtaskCreated::KIND)
         else {
             return;
@@ -262,6 +286,10 @@ impl Store {
             return;
         };
         slot.view.prompt = Some(e.prompt.to_string());
+        if slot.view.created_at.is_none() {
+            // Until (unless) the sub-task's own task-created says otherwise.
+            slot.view.created_at = Some(e.timestamp.to_string());
+        }
         if slot.view.agent_id.is_none() {
             slot.view.agent_id = e.agent_id.as_deref().map(str::to_owned);
         }
@@ -271,7 +299,7 @@ impl Store {
     }
 
     fn apply_status(&mut self, e: &TaskStatusEvent<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskStatusEvent::KIND) else {
             return;
         };
@@ -313,15 +341,37 @@ impl Store {
         }
         if e.status.is_terminal() {
             self.flush_content_gaps(t, meta, TaskStatusEvent::KIND);
+            self.flush_task_artifact_gaps(t, meta);
         }
     }
 
     fn apply_task_complete(&mut self, e: &TaskComplete<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, TaskComplete::KIND) else {
             return;
         };
+        // After `completed`, task-complete is the expected summary; after failed/canceled it
+        // contradicts the task's end and must not replace its content.
+        let ended = self.tasks.get(t).and_then(|s| s.view.status);
+        if let Some(status @ (TaskStatus::Failed | TaskStatus::Canceled)) = ended {
+            let msg = format!(
+                "task-complete for task {} after it ended ({}): ignored",
+                e.task_id,
+                status.as_str()
+            );
+            self.diag(
+                DiagCode::TaskAlreadyTerminal,
+                Severity::Warning,
+                msg,
+                "$",
+                Some(&e.task_id),
+                meta,
+                TaskComplete::KIND,
+            );
+            return;
+        }
         self.flush_content_gaps(t, meta, TaskComplete::KIND);
+        self.flush_task_artifact_gaps(t, meta);
         if let Some(content) = &e.content {
             self.reconcile_content(t, content, &e.task_id, meta, TaskComplete::KIND);
         }
@@ -373,6 +423,10 @@ impl Store {
     }
 
     fn apply_delta(&mut self, e: &ContentDelta<'_>, meta: &EventMeta<'_>) {
+        // The hot path: deltas move the clock only while a request waits to expire.
+        if !self.deadlines.is_empty() {
+            self.observe_time(&e.timestamp, meta);
+        }
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentDelta::KIND) else {
             return;
         };
@@ -521,7 +575,7 @@ impl Store {
     }
 
     fn apply_content_complete(&mut self, e: &ContentComplete<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentComplete::KIND) else {
             return;
         };
@@ -554,7 +608,7 @@ impl Store {
     }
 
     fn apply_tool_start(&mut self, e: &ToolStart<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ToolStart::KIND) else {
             return;
         };
@@ -637,7 +691,7 @@ impl Store {
     }
 
     fn apply_tool_progress(&mut self, e: &ToolProgress<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         if self
             .tool_for_update(
                 &e.task_id,
@@ -671,7 +725,7 @@ impl Store {
     }
 
     fn apply_tool_complete(&mut self, e: &ToolComplete<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         if self
             .tool_for_update(
                 &e.task_id,
@@ -709,7 +763,7 @@ impl Store {
     }
 
     fn apply_input_required(&mut self, e: &InputRequired<'_>, meta: &EventMeta<'_>) {
-        let at = self.observe_time(&e.timestamp);
+        let at = self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, InputRequired::KIND) else {
             return;
         };
@@ -770,7 +824,7 @@ impl Store {
     }
 
     fn apply_input_received(&mut self, e: &InputReceived<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let found = self.input_index.get(e.input_id.as_ref()).copied();
         let state = found
             .and_then(|(t, i)| self.tasks.get(t)?.view.inputs.get(i))
@@ -805,7 +859,7 @@ impl Store {
     }
 
     fn apply_auth_required(&mut self, e: &AuthRequired<'_>, meta: &EventMeta<'_>) {
-        let at = self.observe_time(&e.timestamp);
+        let at = self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, AuthRequired::KIND) else {
             return;
         };
@@ -848,7 +902,7 @@ impl Store {
     }
 
     fn apply_auth_completed(&mut self, e: &AuthCompleted<'_>, meta: &EventMeta<'_>) {
-        self.observe_time(&e.timestamp);
+        self.observe_time(&e.timestamp, meta);
         let found = self.auth_index.get(e.auth_id.as_ref()).copied();
         let state = found
             .and_then(|(t, i)| self.tasks.get(t)?.view.auths.get(i))
@@ -882,6 +936,9 @@ impl Store {
     }
 
     fn apply_thought(&mut self, e: &ThoughtStream<'_>, meta: &EventMeta<'_>) {
+        if !self.deadlines.is_empty() {
+            self.observe_time(&e.timestamp, meta);
+        }
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ThoughtStream::KIND) else {
             return;
         };

@@ -7,6 +7,9 @@ use crate::events::*;
 use crate::json::{OwnedValue, Value};
 use sha2::{Digest, Sha256};
 
+/// Entries kept in a data artifact's `versions` history (the latest ones).
+pub(crate) const MAX_DATA_VERSIONS: usize = 64;
+
 /// A chunk that arrived early, kept until its predecessors arrive.
 #[derive(Debug)]
 pub(crate) enum HeldChunk {
@@ -98,6 +101,8 @@ impl Store {
                 id: id.to_owned(),
                 kind,
                 task_id: task_id.to_owned(),
+                // Streamed artifacts say whether they are complete from the start.
+                complete: (kind != ArtifactKind::Data).then_some(false),
                 ..Artifact::default()
             },
             ..ArtifactSlot::default()
@@ -153,6 +158,7 @@ impl Store {
     }
 
     pub(crate) fn apply_file_write(&mut self, e: &FileWrite<'_>, meta: &EventMeta<'_>) {
+        self.observe_time(&e.timestamp, meta);
         let Some(a) = self.chunk_target(
             &e.task_id,
             &e.context_id,
@@ -206,6 +212,7 @@ impl Store {
     }
 
     pub(crate) fn apply_dataset_write(&mut self, e: &DatasetWrite<'_>, meta: &EventMeta<'_>) {
+        self.observe_time(&e.timestamp, meta);
         let Some(a) = self.chunk_target(
             &e.task_id,
             &e.context_id,
@@ -393,13 +400,78 @@ impl Store {
         self.finalize_if_complete(a);
     }
 
+    /// The task in slot `t` ended: the chunks still missing from its files and datasets will not
+    /// come (later chunks of an ended task are refused), so its gaps are given up now; after
+    /// `completed`, a missing final chunk is reported too.
+    pub(crate) fn flush_task_artifact_gaps(&mut self, t: usize, meta: &EventMeta<'_>) {
+        let Some(slot) = self.tasks.get(t) else {
+            return;
+        };
+        let completed = slot.view.status == Some(TaskStatus::Completed);
+        let task_id = slot.view.id.clone();
+        let owned: Vec<usize> = slot
+            .view
+            .artifacts
+            .iter()
+            .filter_map(|id| self.artifact_index.get(id).copied())
+            .filter(|&a| {
+                self.artifacts
+                    .get(a)
+                    .is_some_and(|s| s.view.task_id == task_id && s.view.kind != ArtifactKind::Data)
+            })
+            .collect();
+        for a in owned {
+            self.flush_artifact_gaps(a, meta, true);
+            if completed {
+                self.report_missing_end(a, meta);
+            }
+        }
+    }
+
+    /// Reports (once) a file or dataset whose final chunk never arrived.
+    pub(crate) fn report_missing_end(&mut self, a: usize, meta: &EventMeta<'_>) {
+        let Some(slot) = self.artifacts.get_mut(a) else {
+            return;
+        };
+        if slot.view.kind == ArtifactKind::Data
+            || slot.end_reported
+            || slot.seq.has_final()
+            || slot.over_limit
+        {
+            return;
+        }
+        slot.end_reported = true;
+        let (id, task) = (slot.view.id.clone(), slot.view.task_id.clone());
+        let next = slot.seq.next_index();
+        let (kind, what, whats) = match slot.view.kind {
+            ArtifactKind::Dataset => (DatasetWrite::KIND, "batch", "batches"),
+            _ => (FileWrite::KIND, "chunk", "chunks"),
+        };
+        let msg = format!(
+            "artifact {id} never received its final {what} (complete: true); {next} {} applied",
+            if next == 1 { what } else { whats }
+        );
+        self.diag(
+            DiagCode::ChunkGap,
+            Severity::Warning,
+            msg,
+            "$.complete",
+            Some(&task),
+            meta,
+            kind,
+        );
+    }
+
     fn finalize_if_complete(&mut self, a: usize) {
         let Some(slot) = self.artifacts.get_mut(a) else {
             return;
         };
-        if slot.view.complete == Some(true) || !slot.seq.is_complete() {
+        // Once only: a file that completed with a gap stays `complete: false`, and must not be
+        // re-hashed (nor the version bumped) by every later call.
+        if slot.finalized || !slot.seq.is_complete() {
             return;
         }
+        slot.finalized = true;
         if slot.view.kind == ArtifactKind::File {
             let mut tail = Vec::new();
             slot.b64.flush(&mut tail);
@@ -447,7 +519,12 @@ impl Store {
         }
         slot.view.size = Some(slot.bytes.len() as u64);
         if bad > 0 {
-            let msg = format!("{bad} characters of artifact {id} are not base64: skipped");
+            let (what, are) = if bad == 1 {
+                ("character", "is")
+            } else {
+                ("characters", "are")
+            };
+            let msg = format!("{bad} {what} of artifact {id} {are} not base64: skipped");
             self.diag(
                 DiagCode::InvalidBase64,
                 Severity::Warning,
@@ -544,6 +621,7 @@ impl Store {
     }
 
     pub(crate) fn apply_data_write(&mut self, e: &DataWrite<'_>, meta: &EventMeta<'_>) {
+        self.observe_time(&e.timestamp, meta);
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, DataWrite::KIND) else {
             return;
         };
@@ -587,6 +665,10 @@ impl Store {
         let current = slot.view.version;
         let older = matches!((version, current), (Some(v), Some(c)) if v < c);
         let versions = slot.view.versions.get_or_insert_with(Vec::new);
+        if versions.len() >= MAX_DATA_VERSIONS {
+            // Bounded history: an artifact rewritten on every event must not grow without end.
+            versions.remove(0);
+        }
         versions.push(DataVersion {
             version,
             timestamp: e.timestamp.to_string(),

@@ -50,6 +50,11 @@ impl<T> Sequencer<T> {
         self.last.is_some_and(|l| self.next > l)
     }
 
+    /// Whether the chunk flagged complete has been seen (applied or held).
+    pub(crate) fn has_final(&self) -> bool {
+        self.last.is_some()
+    }
+
     /// Number of held chunks.
     pub(crate) fn held(&self) -> usize {
         self.pending.len()

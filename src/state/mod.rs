@@ -15,7 +15,7 @@ mod macros;
 pub mod model;
 mod snapshot;
 
-use crate::events::{DiagCode, Diagnostic, Severity};
+use crate::events::{DiagCode, Diagnostic, Severity, TaskStatus};
 use chunks::Sequencer;
 pub use dedupe::SeenIds;
 pub use model::*;
@@ -103,6 +103,10 @@ pub(crate) struct ArtifactSlot {
     /// file/dataset: a gap was skipped, so the artifact cannot be complete.
     pub had_gap: bool,
     pub over_limit: bool,
+    /// file/dataset: the final chunk was applied and size/sha256/complete are final.
+    pub finalized: bool,
+    /// file/dataset: a missing final chunk was already reported.
+    pub end_reported: bool,
 }
 
 /// Open requests that can expire: (deadline in stream ms, task slot, is_auth, request index).
@@ -344,7 +348,8 @@ impl Store {
         self.tasks.get(t)?.view.auths.get(i)
     }
 
-    /// Stream time (latest event timestamp seen, epoch ms).
+    /// Stream time: the latest event timestamp seen, in epoch ms (content deltas and thoughts
+    /// count only while a request waits to expire; they are the hot path).
     pub fn clock_ms(&self) -> Option<i64> {
         self.clock_ms
     }
@@ -356,10 +361,12 @@ impl Store {
             return;
         }
         self.clock_ms = Some(now_ms);
-        self.expire_requests();
+        self.expire_requests(&EventMeta::default());
     }
 
-    fn expire_requests(&mut self) {
+    /// Expires the open requests whose deadline the clock reached; `meta` is the event that
+    /// moved the clock (the diagnostics point at it).
+    fn expire_requests(&mut self, meta: &EventMeta<'_>) {
         let Some(now) = self.clock_ms else { return };
         if !self.deadlines.iter().any(|d| d.0 <= now) {
             return;
@@ -408,17 +415,31 @@ impl Store {
                 "$",
             );
             d.task_id = Some(task_id);
+            d.event_id = (!meta.event_id.is_empty()).then(|| meta.event_id.to_owned());
+            d.position = meta.position;
             self.push_diagnostic(d);
         }
     }
 
-    /// End of stream: gaps that never filled are reported and what is known is kept.
+    /// End of stream: gaps that never filled are reported and what is known is kept. A file or
+    /// dataset that never received its final chunk is reported too, unless its task failed or
+    /// was canceled (there a truncated artifact is expected).
     pub fn finish(&mut self) {
+        let meta = EventMeta::default();
         for t in 0..self.tasks.len() {
-            self.flush_content_gaps(t, &EventMeta::default(), "content-delta");
+            self.flush_content_gaps(t, &meta, "content-delta");
         }
         for a in 0..self.artifacts.len() {
-            self.flush_artifact_gaps(a, &EventMeta::default(), true);
+            self.flush_artifact_gaps(a, &meta, true);
+            let task_ended_badly = self
+                .artifacts
+                .get(a)
+                .and_then(|s| self.task(&s.view.task_id))
+                .and_then(|t| t.status)
+                .is_some_and(|s| matches!(s, TaskStatus::Failed | TaskStatus::Canceled));
+            if !task_ended_badly {
+                self.report_missing_end(a, &meta);
+            }
         }
     }
 }

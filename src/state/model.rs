@@ -361,7 +361,7 @@ view_struct! {
         /// data: the record.
         #[tsify(optional)]
         pub data: Option<RawJson> = "data",
-        /// data: versions seen.
+        /// data: versions seen, oldest first (the latest 64).
         #[tsify(optional)]
         pub versions: Option<Vec<DataVersion>> = "versions",
         /// dataset: JSON Schema of a row.

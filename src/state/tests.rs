@@ -359,3 +359,222 @@ fn replayed_sse_ids_are_recognised() {
     assert!(s.admit_event_id(""));
     assert_eq!(s.duplicates_ignored(), 1);
 }
+
+fn evs(list: &[&str]) -> Vec<String> {
+    list.iter().map(|e| ev(e)).collect()
+}
+
+#[test]
+fn task_complete_after_failed_or_canceled_is_ignored() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"content-delta","taskId":"f","delta":"partial","index":0}"#,
+            r#"{"kind":"task-status","taskId":"f","status":"failed"}"#,
+            r#"{"kind":"task-complete","taskId":"f","content":"other","metadata":{"duration":5}}"#,
+            r#"{"kind":"task-status","taskId":"c","status":"canceled"}"#,
+            r#"{"kind":"task-complete","taskId":"c","content":"x"}"#,
+            r#"{"kind":"task-status","taskId":"ok","status":"completed"}"#,
+            r#"{"kind":"task-complete","taskId":"ok","content":"done","metadata":{"duration":7}}"#,
+        ]),
+    );
+    let f = s.task("f").expect("f");
+    assert_eq!(
+        (f.content.as_str(), f.status, f.duration, f.content_complete),
+        ("partial", Some(TaskStatus::Failed), None, false)
+    );
+    assert_eq!(s.task("c").map(|t| t.content.as_str()), Some(""));
+    let ok = s.task("ok").expect("ok");
+    assert_eq!((ok.content.as_str(), ok.duration), ("done", Some(7.0)));
+    assert_eq!(
+        codes(&s),
+        vec![DiagCode::TaskAlreadyTerminal, DiagCode::TaskAlreadyTerminal]
+    );
+}
+
+#[test]
+fn a_conflicting_parent_creates_no_phantom_task() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"task-created","taskId":"root","initiator":"user"}"#,
+            r#"{"kind":"subtask-created","taskId":"root","subtaskId":"a","prompt":"p"}"#,
+            r#"{"kind":"task-created","taskId":"a","parentTaskId":"elsewhere","initiator":"agent"}"#,
+        ]),
+    );
+    assert!(s.task("elsewhere").is_none());
+    assert_eq!(s.tasks().count(), 2);
+    assert_eq!(
+        s.task("a").and_then(|t| t.parent_id.as_deref()),
+        Some("root")
+    );
+    assert_eq!(codes(&s), vec![DiagCode::ParentConflict]);
+}
+
+#[test]
+fn streaming_text_moves_the_clock_and_expiry_points_at_the_event() {
+    let mut s = Store::new(Limits::default());
+    let list = [
+        r#"{"kind":"input-required","contextId":"c","taskId":"t","inputId":"i","inputType":"confirmation","prompt":"p","timestamp":"2025-11-06T10:00:00Z","metadata":{"timeout":10}}"#,
+        r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"a","index":0,"timestamp":"2025-11-06T10:00:05Z"}"#,
+        r#"{"kind":"thought-stream","contextId":"c","taskId":"t","thoughtId":"x","thoughtType":"planning","verbosity":"brief","content":"c","index":0,"timestamp":"2025-11-06T10:00:09Z"}"#,
+        r#"{"kind":"content-delta","contextId":"c","taskId":"t","delta":"b","index":1,"timestamp":"2025-11-06T10:00:10Z"}"#,
+    ];
+    for (i, e) in list.iter().enumerate() {
+        let mut d = Vec::new();
+        let decoded = decode_event(e, &EventContext::default(), &mut d).expect("decoded");
+        let id = (i + 1).to_string();
+        let meta = EventMeta {
+            event_id: &id,
+            position: i as u64,
+            raw: e,
+        };
+        s.apply(&decoded, &meta);
+        let expected = if i < 3 {
+            RequestState::Open
+        } else {
+            RequestState::Expired
+        };
+        assert_eq!(s.input("i").map(|r| r.state), Some(expected), "after {i}");
+    }
+    let d: Vec<_> = s.diagnostics().collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, DiagCode::RequestExpired);
+    assert_eq!((d[0].event_id.as_deref(), d[0].position), (Some("4"), 3));
+    // Internal events are stream time too.
+    let mut s = Store::new(Limits::default());
+    let list = [
+        r#"{"kind":"auth-required","contextId":"c","taskId":"t","authId":"a","authType":"oauth2","prompt":"p","timestamp":"2025-11-06T10:00:00Z","metadata":{"expiresIn":1}}"#,
+        r#"{"kind":"internal:checkpoint","contextId":"c","taskId":"t","iteration":1,"timestamp":"2025-11-06T10:00:01Z"}"#,
+    ];
+    for e in list {
+        let mut d = Vec::new();
+        let decoded = decode_event(e, &EventContext::default(), &mut d).expect("decoded");
+        s.apply(&decoded, &EventMeta::default());
+    }
+    assert_eq!(s.auth("a").map(|r| r.state), Some(RequestState::Expired));
+}
+
+#[test]
+fn streamed_artifacts_say_complete_false_until_their_final_chunk() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"x","index":0,"complete":false}"#,
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":1}],"index":0,"complete":false}"#,
+            r#"{"kind":"data-write","taskId":"t","artifactId":"r","data":{"a":1}}"#,
+        ]),
+    );
+    assert_eq!(s.artifact("f").and_then(|a| a.complete), Some(false));
+    assert_eq!(s.artifact("d").and_then(|a| a.complete), Some(false));
+    assert_eq!(s.artifact("r").and_then(|a| a.complete), None);
+    let json = s.state_json();
+    assert_eq!(json.matches("\"complete\":false").count(), 2, "{json}");
+}
+
+#[test]
+fn a_file_completed_with_a_gap_is_finalised_once() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"a","index":0,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"c","index":2,"complete":true}"#,
+        ]),
+    );
+    s.finish();
+    assert_eq!(s.artifact("f").and_then(|a| a.complete), Some(false));
+    let (v, rev) = (s.version(), s.artifact("f").map(|a| a.revision));
+    s.finish();
+    assert_eq!(s.version(), v, "nothing changed: same version");
+    assert_eq!(s.artifact("f").map(|a| a.revision), rev);
+}
+
+#[test]
+fn an_ended_task_gives_up_its_artifact_gaps_and_reports_missing_ends() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"a","index":0,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"c","index":2,"complete":true}"#,
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":1}],"index":0,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"u","artifactId":"g","data":"x","index":0,"complete":false}"#,
+            r#"{"kind":"task-status","taskId":"t","status":"completed"}"#,
+            r#"{"kind":"task-complete","taskId":"t","artifacts":["f","d","g"]}"#,
+        ]),
+    );
+    // Given up at completion, not at the end of the stream; reported once.
+    assert_eq!(s.artifact_bytes("f"), Some(&b"ac"[..]));
+    assert_eq!(codes(&s), vec![DiagCode::ChunkGap, DiagCode::ChunkGap]);
+    // u's file belongs to a task that is still running: only the end of stream reports it.
+    s.finish();
+    assert_eq!(codes(&s).len(), 3);
+    // A canceled task's truncated file is expected: no report.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"a","index":0,"complete":false}"#,
+            r#"{"kind":"task-status","taskId":"t","status":"canceled"}"#,
+        ]),
+    );
+    s.finish();
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+}
+
+#[test]
+fn data_version_history_is_bounded() {
+    let mut s = Store::new(Limits::default());
+    let list: Vec<String> = (0..200)
+        .map(|v| {
+            ev(&format!(
+                r#"{{"kind":"data-write","taskId":"t","artifactId":"r","data":{{"v":{v}}},"metadata":{{"version":{v}}}}}"#
+            ))
+        })
+        .collect();
+    apply_all(&mut s, &list);
+    let a = s.artifact("r").expect("r");
+    let versions = a.versions.as_ref().expect("versions");
+    assert_eq!(versions.len(), super::artifacts::MAX_DATA_VERSIONS);
+    assert_eq!(versions.last().and_then(|v| v.version), Some(199.0));
+    assert_eq!(a.version, Some(199.0));
+}
+
+#[test]
+fn a_subtask_announced_only_by_its_parent_has_a_creation_time() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[r#"{"kind":"subtask-created","taskId":"root","subtaskId":"a","prompt":"p"}"#]),
+    );
+    assert_eq!(s.task("a").and_then(|t| t.created_at.as_deref()), Some(TS));
+}
+
+#[test]
+fn the_same_event_sent_twice_in_a_row_is_applied_once() {
+    use crate::pipeline::Session;
+    use crate::sse::SseConfig;
+    let thought = |id: &str, n: u32| {
+        format!(
+            "{id}event: thought-stream\ndata: {{\"kind\":\"thought-stream\",\"contextId\":\"c\",\"taskId\":\"t\",\"thoughtId\":\"th{n}\",\"thoughtType\":\"planning\",\"verbosity\":\"brief\",\"content\":\"x\",\"index\":{n},\"timestamp\":\"{TS}\"}}\n\n"
+        )
+    };
+    let mut stream = String::new();
+    stream.push_str(&thought("id: 9\n", 0));
+    stream.push_str(&thought("id: 9\n", 0)); // resent right after itself
+    stream.push_str(&thought("", 1)); // no id field: inherits 9, but another event
+    stream.push_str(&thought("", 2));
+    let mut session = Session::new(SseConfig::default(), Limits::default());
+    session.feed(stream.as_bytes(), &mut |_, _, _| {});
+    let ids: Vec<&str> = session
+        .store()
+        .task("t")
+        .map(|t| t.thoughts.iter().map(|x| x.id.as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(ids, vec!["th0", "th1", "th2"]);
+    assert_eq!(session.store().duplicates_ignored(), 1);
+}
