@@ -1,19 +1,25 @@
 //! ISO 8601 date-time check (the RFC 3339 profile: date, `T`, time, zone).
 
+/// The decimal value of `b[from..from + len]` when it is all ASCII digits. `inline(always)`:
+/// every event carries a timestamp, and opt-level "z" would otherwise keep this a call.
+#[inline(always)]
+fn digits(b: &[u8], from: usize, len: usize) -> Option<u32> {
+    let part = b.get(from..from.checked_add(len)?)?;
+    let mut v = 0u32;
+    for &c in part {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u32::from(d);
+    }
+    Some(v)
+}
+
 /// `true` for `YYYY-MM-DDTHH:MM[:SS[.fff…]](Z|±HH:MM|±HHMM)` with fields in range.
 pub fn is_valid(s: &str) -> bool {
     let b = s.as_bytes();
-    let num = |from: usize, len: usize| -> Option<u32> {
-        let part = b.get(from..from + len)?;
-        let mut v = 0u32;
-        for &c in part {
-            if !c.is_ascii_digit() {
-                return None;
-            }
-            v = v * 10 + u32::from(c - b'0');
-        }
-        Some(v)
-    };
+    let num = |from: usize, len: usize| digits(b, from, len);
     let (Some(_year), Some(month), Some(day)) = (num(0, 4), num(5, 2), num(8, 2)) else {
         return false;
     };

@@ -50,34 +50,39 @@ static STRING_STOP: [bool; 256] = {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `w` is `"`, `\\` or a control character (< 0x20). Exact (no false
-/// negatives; a false positive would only cost the byte-wise scan that follows).
+/// The bytes of `w` (little-endian) that are `"`, `\\` or a control character (< 0x20), as a
+/// mask of their high bits. Only the lowest set bit is exact (a borrow can flag a byte above a
+/// real match), which is all [`plain_run`] uses.
 #[inline(always)]
-fn has_stop_byte(w: u64) -> bool {
+fn stop_mask(w: u64) -> u64 {
     let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let quote = zero_in(w ^ (ONES * u64::from(b'"')));
     let backslash = zero_in(w ^ (ONES * u64::from(b'\\')));
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-    (quote | backslash | control) != 0
+    quote | backslash | control
 }
 
 /// Length of the run of plain string bytes at the start of `rest` (up to the first `"`, `\\` or
 /// control character), or `None` when there is no such byte. Eight bytes per step (SWAR: wasm
-/// has 64-bit integers), then byte by byte inside the word that holds the stop.
+/// has 64-bit integers; the first stop byte of a word is its lowest flagged byte), byte by byte
+/// only in the last few bytes of the input.
 #[inline(always)]
 pub(super) fn plain_run(rest: &[u8]) -> Option<usize> {
     let mut skipped = 0;
-    for word in rest.chunks_exact(8) {
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
         let Ok(w) = <[u8; 8]>::try_from(word) else {
             break;
         };
-        if has_stop_byte(u64::from_le_bytes(w)) {
-            break;
+        let m = stop_mask(u64::from_le_bytes(w));
+        if m != 0 {
+            return Some(skipped + (m.trailing_zeros() / 8) as usize);
         }
         skipped += 8;
     }
-    let tail = rest.get(skipped..).unwrap_or(&[]);
-    tail.iter()
+    words
+        .remainder()
+        .iter()
         .position(|&b| STRING_STOP[b as usize])
         .map(|n| skipped + n)
 }
@@ -216,6 +221,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string starting at the opening quote. Borrowed when it holds no escapes.
+    #[inline(always)]
     fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         self.pos += 1; // opening quote
         let start = self.pos;
