@@ -54,6 +54,7 @@ size_line() { grep 'total (wasm + glue)' "$logs/build.log" | awk '{printf "wasm+
 type_counts() { tail -1 "$logs/types.log" | sed 's/^type tests ok: //'; }
 node_counts() { tail -1 "$logs/smoke-node.log" | sed 's/^node smoke test ok: //'; }
 bundler_counts() { tail -1 "$logs/smoke-bundler.log" | sed 's/^bundler smoke test ok: //'; }
+demo_counts() { grep '^demo:' "$logs/demo.log" | tail -1 | sed 's/^demo: //'; }
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
@@ -65,6 +66,7 @@ step "npm package build + size report"            size_line       logged build b
 step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
 step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
+step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
 step "Node smoke test (pkg/web, initSync)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
 step "bundler smoke test (esbuild, npm pack)"     bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary

@@ -880,6 +880,7 @@ impl AgentClient {
 
     /// Calls `listener(snapshot)` now and after every change of visible state (the Svelte store
     /// contract; see `AgentStore.subscribe`). Returns the unsubscribe function.
+    #[wasm_bindgen(unchecked_return_type = "() => void")]
     pub fn subscribe(
         &self,
         #[wasm_bindgen(unchecked_param_type = "(snapshot: Snapshot) => void")]

@@ -541,7 +541,7 @@ impl AgentStore {
     }
 
     /// The current state as an immutable snapshot. Returns the same object until something
-    /// visible changed (usable as-is with React's `useSyncExternalStore`).
+    /// visible changed (for React's `useSyncExternalStore`; wrap the method, it needs its `this`).
     #[wasm_bindgen(js_name = getSnapshot, unchecked_return_type = "Snapshot")]
     pub fn get_snapshot(&self) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
@@ -599,6 +599,7 @@ impl AgentStore {
     /// the unsubscribe function. That is the Svelte store contract (`$store` works), and React's
     /// `useSyncExternalStore((f) => store.subscribe(f), () => store.getSnapshot())` is happy
     /// with it too.
+    #[wasm_bindgen(unchecked_return_type = "() => void")]
     pub fn subscribe(
         &self,
         #[wasm_bindgen(unchecked_param_type = "(snapshot: Snapshot) => void")]
@@ -682,14 +683,12 @@ impl AgentStore {
     }
 
     /// A file artifact's bytes (a copy), or `undefined`.
-    #[wasm_bindgen(js_name = artifactBytes)]
-    pub fn artifact_bytes(&self, id: &str) -> Result<Option<Vec<u8>>, JsValue> {
-        Ok(self
-            .borrow()?
-            .session
-            .store()
-            .artifact_bytes(id)
-            .map(<[u8]>::to_vec))
+    #[wasm_bindgen(js_name = artifactBytes, unchecked_return_type = "Uint8Array<ArrayBuffer> | undefined")]
+    pub fn artifact_bytes(&self, id: &str) -> Result<JsValue, JsValue> {
+        Ok(match self.borrow()?.session.store().artifact_bytes(id) {
+            Some(b) => js_sys::Uint8Array::from(b).into(),
+            None => JsValue::UNDEFINED,
+        })
     }
 
     /// A file artifact's text (UTF-8 decoded, invalid bytes replaced), or `undefined`.

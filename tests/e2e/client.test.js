@@ -27,7 +27,8 @@ const ended = (c) => ["closed", "failed"].includes(c.connection.state);
 
 /** Records every connection state change. */
 function recordStates(client) {
-  const seen = [];
+  const c = client.connection; // already "connecting" when the constructor returns
+  const seen = [`${c.state}${c.code ? ":" + c.code : ""}`];
   client.onConnectionChange((i) => seen.push(`${i.state}${i.code ? ":" + i.code : ""}`));
   return seen;
 }

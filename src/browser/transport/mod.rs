@@ -265,6 +265,10 @@ pub fn start(sh: &Rc<Shared>) {
         }
         c.started = true;
     }
+    // Observable at once: the constructor returns with the state `connecting`.
+    if sh.opts.transport != TransportKind::Manual {
+        sh.set_state(CONNECTING, "connecting", None);
+    }
     match sh.opts.transport {
         TransportKind::Fetch => {
             let sh = sh.clone();
