@@ -197,3 +197,88 @@ fn long_strings_with_escapes_and_control_characters() {
         Err(JsonErrorKind::UnexpectedEnd)
     );
 }
+
+/// The escaping `write_str` had before it used the word-at-a-time scan (byte by byte).
+fn write_str_reference(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn write_str_matches_byte_by_byte_escaping() {
+    let pieces = [
+        "a",
+        "é",
+        "👋",
+        "\"",
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "\u{8}",
+        "\u{c}",
+        "\u{0}",
+        "\u{1f}",
+        " ",
+        "plain text run",
+        "\u{7f}",
+        "\u{2028}",
+    ];
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for _ in 0..5_000 {
+        let mut s = String::new();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        for _ in 0..(x % 30) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            s.push_str(pieces[(x % pieces.len() as u64) as usize]);
+        }
+        let mut out = String::new();
+        write_str(&mut out, &s);
+        assert_eq!(out, write_str_reference(&s), "{s:?}");
+        assert_eq!(
+            parse(&out).ok().and_then(|v| v.as_str().map(str::to_owned)),
+            Some(s)
+        );
+    }
+}
+
+#[test]
+fn integers_are_written_as_display_does() {
+    let mut n = String::new();
+    for x in [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        9.0,
+        10.0,
+        12345.0,
+        -987654321.0,
+        9_999_999_999_999_998.0,
+        -9_999_999_999_999_998.0,
+        1e15,
+        4_294_967_296.0,
+    ] {
+        n.clear();
+        write_number(&mut n, x);
+        assert_eq!(n, format!("{}", x as i64), "{x}");
+    }
+}

@@ -1,47 +1,40 @@
 //! The writer: compact JSON, escaping as `JSON.stringify` does.
 
+use super::parse::plain_run;
 use super::Value;
 use std::fmt::Write as _;
 
-/// Bytes that need an escape inside a JSON string.
-static NEEDS_ESCAPE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
 /// Appends `s` as a quoted, escaped JSON string.
+///
+/// The bytes that need an escape are exactly those that end a plain run when parsing (`"`, `\`
+/// and the control characters), so the parser's 8-bytes-per-step scan finds them; everything
+/// between them is copied in one piece.
 pub fn write_str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    let bytes = s.as_bytes();
-    let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if !NEEDS_ESCAPE[b as usize] {
-            continue;
-        }
-        out.push_str(s.get(run..i).unwrap_or(""));
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                let _ = write!(out, "\\u{:04x}", b);
+    let mut rest = s;
+    while let Some(n) = plain_run(rest.as_bytes()) {
+        let Some((plain, tail)) = rest.split_at_checked(n) else {
+            break;
+        };
+        out.push_str(plain);
+        let mut chars = tail.chars();
+        match chars.next() {
+            Some('"') => out.push_str("\\\""),
+            Some('\\') => out.push_str("\\\\"),
+            Some('\n') => out.push_str("\\n"),
+            Some('\r') => out.push_str("\\r"),
+            Some('\t') => out.push_str("\\t"),
+            Some('\u{8}') => out.push_str("\\b"),
+            Some('\u{c}') => out.push_str("\\f"),
+            Some(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
+            None => break,
         }
-        run = i + 1;
+        rest = chars.as_str();
     }
-    out.push_str(s.get(run..).unwrap_or(""));
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -50,11 +43,33 @@ pub fn write_number(out: &mut String, n: f64) {
     if !n.is_finite() {
         out.push_str("null");
     } else if n.fract() == 0.0 && n.abs() < 1e16 {
-        let _ = write!(out, "{}", n as i64);
+        write_integer(out, n as i64);
     } else {
         // Debug is the shortest round-trip form and uses exponents for very large/small values.
         let _ = write!(out, "{:?}", n);
     }
+}
+
+/// `n` in decimal (as `{}` formats it), without the formatting machinery: counts, indices and
+/// versions are most of the numbers written.
+fn write_integer(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut v = n.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        if let Some(d) = digits.get_mut(start) {
+            *d = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || start == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(digits.get(start..).unwrap_or(&[])).unwrap_or("0"));
 }
 
 pub(super) fn write_value(v: &Value<'_>, out: &mut String) {
