@@ -4,11 +4,14 @@
 //! - [`json`]: a small, linear, depth-limited JSON reader and writer (borrowed strings, no panics).
 //! - [`sse`]: the WHATWG event-stream parser (push bytes, get events; bounded memory).
 //! - [`events`]: canonical event types (protocol 000), decoding, per-event validation, diagnostics.
+//! - [`dialects`]: the other protocols (A2A, A2A-ACP, Unified, MyAgent) decoded into canonical events, and
+//!   the messages a client sends back in each.
 //! - `browser` (wasm32 only): the JavaScript-facing glue: transports, JS API, conversions, errors.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod client;
+pub mod dialects;
 pub mod events;
 pub mod filter;
 pub mod json;

@@ -4,6 +4,7 @@
 //! the assembled [`Store`] up to date, recognising replayed SSE ids, and hands each applied
 //! event to an optional observer (the browser glue uses it for filtered delivery).
 
+use crate::dialects::{Dialect, DialectChoice, DialectDecoder, DialectHook, Translator};
 use crate::events::{decode_event, AgentEvent, DiagCode, Diagnostic, EventContext, Severity};
 use crate::sse::{SseConfig, SseDiagnostic, SseItem, SseParser};
 use crate::state::{EventMeta, Limits, Store};
@@ -34,6 +35,8 @@ pub struct StreamDecoder {
     parser: SseParser,
     position: u64,
     diags: Vec<Diagnostic>,
+    /// The dialect layer, when the stream is not (only) protocol 000.
+    dialect: Option<Box<dyn DialectHook>>,
 }
 
 impl StreamDecoder {
@@ -43,6 +46,7 @@ impl StreamDecoder {
             parser: SseParser::new(config),
             position: 0,
             diags: Vec::new(),
+            dialect: None,
         }
     }
 
@@ -51,15 +55,64 @@ impl StreamDecoder {
         &mut self.parser
     }
 
+    /// A decoder that reads `choice` (see [`crate::dialects`]).
+    pub fn with_dialect(config: SseConfig, choice: DialectChoice) -> Self {
+        let mut d = StreamDecoder::new(config);
+        d.dialect = match choice {
+            DialectChoice::Fixed(Dialect::Canonical) => None,
+            c => Some(Box::new(Translator::new(c))),
+        };
+        d
+    }
+
+    /// Decodes one WebSocket text frame (one event); `on` receives what it became.
+    pub fn feed_frame(&mut self, text: &str, on: &mut dyn FnMut(Item<'_>)) {
+        let pos = self.position;
+        self.position += 1;
+        self.diags.clear();
+        if let Some(t) = self.dialect.as_deref_mut() {
+            if t.decode_items(text, "", pos, &mut self.diags, on) {
+                return;
+            }
+        }
+        let cx = EventContext {
+            sse_type: "message",
+            event_id: "",
+            position: pos,
+        };
+        let decoded = decode_event(text, &cx, &mut self.diags);
+        for d in self.diags.iter() {
+            on(Item::Diagnostic(d));
+        }
+        if let Some(event) = decoded {
+            let meta = EventMeta {
+                event_id: "",
+                position: pos,
+                raw: text,
+            };
+            on(Item::Event(&event, meta));
+        }
+    }
+
     /// Feeds a chunk; `on` receives every event and diagnostic completed by it, in order.
     pub fn feed(&mut self, chunk: &[u8], on: &mut dyn FnMut(Item<'_>)) {
         let StreamDecoder {
             parser,
             position,
             diags,
+            dialect,
         } = self;
         parser.feed(chunk, &mut |item| match item {
             SseItem::Event(ev) => {
+                diags.clear();
+                if let Some(t) = dialect.as_deref_mut() {
+                    let pos = *position;
+                    *position += 1;
+                    if t.decode_items(ev.data, ev.last_event_id, pos, diags, &mut *on) {
+                        return;
+                    }
+                    *position -= 1;
+                }
                 let cx = EventContext {
                     sse_type: ev.event_type,
                     event_id: ev.last_event_id,
@@ -95,6 +148,8 @@ pub struct Session {
     /// The previous event's data (to recognise the same event sent twice in a row).
     prev_data: String,
     diags: Vec<Diagnostic>,
+    /// The dialect layer, when the stream is not (only) protocol 000.
+    dialect: Option<Box<dyn DialectHook>>,
 }
 
 impl Session {
@@ -107,6 +162,7 @@ impl Session {
             prev_id: String::new(),
             prev_data: String::new(),
             diags: Vec::new(),
+            dialect: None,
         }
     }
 
@@ -144,6 +200,7 @@ impl Session {
             prev_id,
             prev_data,
             diags,
+            dialect,
         } = self;
         parser.feed(chunk, &mut |item| match item {
             SseItem::Event(ev) => {
@@ -162,6 +219,11 @@ impl Session {
                     prev_id.clear();
                     prev_id.push_str(ev.last_event_id);
                     if !store.admit_event_id(ev.last_event_id) {
+                        return;
+                    }
+                }
+                if let Some(t) = dialect.as_deref_mut() {
+                    if t.handle(ev.data, ev.last_event_id, pos, store, diags, &mut *observe) {
                         return;
                     }
                 }
@@ -196,6 +258,11 @@ impl Session {
     ) {
         let pos = self.position;
         self.position += 1;
+        if let Some(t) = self.dialect.as_deref_mut() {
+            if t.handle(data, "", pos, &mut self.store, &mut self.diags, observe) {
+                return;
+            }
+        }
         let cx = EventContext {
             sse_type: "message",
             event_id: "",
@@ -213,6 +280,63 @@ impl Session {
             };
             self.store.apply(&event, &meta);
             observe(&event, &meta, &self.store);
+        }
+    }
+
+    /// A session that reads `choice` (see [`crate::dialects`]). [`Session::new`] reads
+    /// protocol 000 with no dialect layer at all.
+    pub fn with_dialect(sse: SseConfig, limits: Limits, choice: DialectChoice) -> Self {
+        let mut s = Session::new(sse, limits);
+        s.set_dialect(choice);
+        s
+    }
+
+    /// Chooses the dialect (`Fixed(Canonical)` removes the dialect layer).
+    pub fn set_dialect(&mut self, choice: DialectChoice) {
+        self.dialect = match choice {
+            DialectChoice::Fixed(Dialect::Canonical) => None,
+            c => Some(Box::new(Translator::new(c))),
+        };
+    }
+
+    /// The dialect being read: `Canonical` without a dialect layer, `None` while `Auto` has
+    /// not seen a telling event.
+    pub fn dialect(&self) -> Option<Dialect> {
+        match &self.dialect {
+            None => Some(Dialect::Canonical),
+            Some(t) => t.dialect(),
+        }
+    }
+
+    /// The dialect decoder and the store, to build what the client sends
+    /// ([`crate::dialects::respond`]). `None` without a dialect layer.
+    pub fn dialect_parts(&mut self) -> Option<(&mut DialectDecoder, &Store)> {
+        let t = self.dialect.as_deref_mut()?;
+        Some((t.decoder(), &self.store))
+    }
+
+    /// Feeds one WebSocket text frame: one event (MyAgent; any dialect, or protocol 000).
+    pub fn feed_frame(
+        &mut self,
+        text: &str,
+        observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store),
+    ) {
+        self.push_json(text, observe)
+    }
+
+    /// Records that the client answered request `id` (input or auth) in the dialect's own way:
+    /// applies the `input-received` / `auth-completed` its server does not send. Call it once
+    /// the answer was sent. `false` when the dialect does not track `id` as open.
+    pub fn mark_answered(
+        &mut self,
+        id: &str,
+        observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store),
+    ) -> bool {
+        match self.dialect.as_deref_mut() {
+            Some(t) => {
+                t.mark_answered(id, self.position, &mut self.store, &mut self.diags, observe)
+            }
+            None => false,
         }
     }
 

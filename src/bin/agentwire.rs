@@ -2,13 +2,16 @@
 //!
 //! ```text
 //! agentwire sse    [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
-//! agentwire events [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
-//! agentwire state  [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
+//! agentwire events [--dialect NAME] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
+//! agentwire state  [--dialect NAME] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
 //! ```
 //! Reads FILE (or stdin), feeds it to the parser in the chunks given, and prints:
 //! `sse`: one JSON line per dispatched event, then `{"end":true,"lastEventId":…,"retry":…}`;
 //! `events`: one JSON line per canonical event (`{"event":…}`) or diagnostic (`{"diagnostic":…}`);
 //! `state`: the assembled state as one JSON document.
+//! `--dialect` (`canonical`, the default, `auto`, `a2a`, `acp`, `unified`, `myagent`) decodes another
+//! protocol into canonical events; `--frames` (implied by a `.jsonl` FILE) reads one WebSocket text
+//! frame per line instead of an SSE stream.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -20,13 +23,14 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use agentwire::dialects::{Dialect, DialectChoice};
     use agentwire::json::{write_number, write_str};
     use agentwire::pipeline::{sse_diagnostic, Item, Session, StreamDecoder};
     use agentwire::sse::{SseConfig, SseItem, SseParser};
     use agentwire::state::Limits;
     use std::io::{Read, Write};
 
-    const USAGE: &str = "usage: agentwire <sse|events|state> [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]";
+    const USAGE: &str = "usage: agentwire <sse|events|state> [--dialect canonical|auto|a2a|acp|unified|myagent] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]";
 
     struct Options {
         command: String,
@@ -34,6 +38,8 @@ mod cli {
         split_at: Vec<usize>,
         chunk_size: Option<usize>,
         file: Option<String>,
+        dialect: DialectChoice,
+        frames: bool,
     }
 
     fn parse_args(args: Vec<String>) -> Result<Options, String> {
@@ -45,6 +51,8 @@ mod cli {
             split_at: Vec::new(),
             chunk_size: None,
             file: None,
+            dialect: DialectChoice::Fixed(Dialect::Canonical),
+            frames: false,
         };
         while let Some(a) = it.next() {
             match a.as_str() {
@@ -69,12 +77,30 @@ mod cli {
                     }
                     o.chunk_size = Some(n);
                 }
+                "--dialect" => {
+                    let v = it.next().ok_or("--dialect needs a value")?;
+                    o.dialect = DialectChoice::parse(&v)
+                        .ok_or_else(|| format!("unknown dialect {v:?}\n{USAGE}"))?;
+                }
+                "--frames" => o.frames = true,
                 "-h" | "--help" => return Err(USAGE.to_owned()),
                 f if !f.starts_with("--") && o.file.is_none() => o.file = Some(f.to_owned()),
                 other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
             }
         }
+        if o.file.as_deref().is_some_and(|f| f.ends_with(".jsonl")) {
+            o.frames = true;
+        }
         Ok(o)
+    }
+
+    /// The WebSocket frames of a `.jsonl` input: one per non-empty line.
+    fn frames(input: &[u8]) -> Vec<String> {
+        String::from_utf8_lossy(input)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_owned)
+            .collect()
     }
 
     /// Splits `input` at the given offsets (sorted, clamped) or into fixed-size chunks.
@@ -158,36 +184,48 @@ mod cli {
                 writeln!(out, "{line}")
             }
             "events" => {
-                let mut d = StreamDecoder::new(SseConfig::default());
+                let mut d = StreamDecoder::with_dialect(SseConfig::default(), o.dialect);
                 if let Some(id) = &o.last_event_id {
                     d.parser().set_last_event_id(id);
                 }
-                for c in chunks(&input, &o) {
-                    d.feed(c, &mut |item| {
-                        line.clear();
-                        match item {
-                            Item::Event(ev, _) => {
-                                line.push_str("{\"event\":");
-                                ev.write_json(&mut line);
-                            }
-                            Item::Diagnostic(diag) => {
-                                line.push_str("{\"diagnostic\":");
-                                diag.write_json(&mut line);
-                            }
+                let mut print = |item: Item<'_>| {
+                    line.clear();
+                    match item {
+                        Item::Event(ev, _) => {
+                            line.push_str("{\"event\":");
+                            ev.write_json(&mut line);
                         }
-                        line.push('}');
-                        let _ = writeln!(out, "{line}");
-                    });
+                        Item::Diagnostic(diag) => {
+                            line.push_str("{\"diagnostic\":");
+                            diag.write_json(&mut line);
+                        }
+                    }
+                    line.push('}');
+                    let _ = writeln!(out, "{line}");
+                };
+                if o.frames {
+                    for f in frames(&input) {
+                        d.feed_frame(&f, &mut print);
+                    }
+                }
+                for c in chunks(&input, &o).into_iter().filter(|_| !o.frames) {
+                    d.feed(c, &mut print);
                 }
                 d.parser().finish();
                 Ok(())
             }
             "state" => {
-                let mut s = Session::new(SseConfig::default(), Limits::default());
+                let mut s =
+                    Session::with_dialect(SseConfig::default(), Limits::default(), o.dialect);
                 if let Some(id) = &o.last_event_id {
                     s.parser().set_last_event_id(id);
                 }
-                for c in chunks(&input, &o) {
+                if o.frames {
+                    for f in frames(&input) {
+                        s.feed_frame(&f, &mut |_, _, _| {});
+                    }
+                }
+                for c in chunks(&input, &o).into_iter().filter(|_| !o.frames) {
                     s.feed(c, &mut |_, _, _| {});
                 }
                 s.finish();

@@ -80,6 +80,22 @@ diag_codes! {
     RequestExpired = "request-expired",
     /// An event was already applied (same SSE id or same chunk): ignored.
     DuplicateEvent = "duplicate-event",
+    /// Auto-detection could not tell the dialect of an event (not applied).
+    UnknownDialect = "unknown-dialect",
+    /// An event of another dialect than the stream's (not applied).
+    DialectMismatch = "dialect-mismatch",
+    /// A malformed JSON-RPC 2.0 response (`jsonrpc` not "2.0", no id, neither result nor error).
+    RpcInvalid = "rpc-invalid",
+    /// A JSON-RPC error response (A2A, A2A-ACP); the task of a failed stream becomes failed.
+    RpcError = "rpc-error",
+    /// A JSON-RPC response id that matches no request sent (or differs within one stream).
+    RpcIdMismatch = "rpc-id-mismatch",
+    /// An A2A `append: true` to an artifact that was never started.
+    UnknownArtifact = "unknown-artifact",
+    /// The agent reported an error (run errors, failed steps, MyAgent `error.*`/`system.error`).
+    AgentError = "agent-error",
+    /// Sequence numbers jumped: events in between never arrived (MyAgent `seq`).
+    SequenceGap = "sequence-gap",
 }
 
 /// How bad a diagnostic is.

@@ -13,6 +13,7 @@ mod chunks;
 mod dedupe;
 mod macros;
 pub mod model;
+mod reset;
 mod snapshot;
 
 use crate::events::{DiagCode, Diagnostic, Severity, TaskStatus};

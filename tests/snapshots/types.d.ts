@@ -51,7 +51,7 @@ export interface Diagnostic {
 /**
  * A stable, machine-readable diagnostic code (kebab-case on the wire and in JavaScript).
  */
-export type DiagCode = "sse-line-too-long" | "sse-event-too-large" | "invalid-json" | "not-an-object" | "missing-field" | "invalid-type" | "invalid-enum" | "out-of-range" | "invalid-timestamp" | "kind-mismatch" | "metadata-not-on-first-chunk" | "tool-not-started" | "tool-already-finished" | "input-not-open" | "auth-not-open" | "duplicate-request" | "chunk-gap" | "chunk-conflict" | "chunk-after-complete" | "task-already-terminal" | "content-mismatch" | "schema-mismatch" | "version-regression" | "invalid-base64" | "limit-exceeded" | "unsafe-url" | "parent-conflict" | "request-expired" | "duplicate-event";
+export type DiagCode = "sse-line-too-long" | "sse-event-too-large" | "invalid-json" | "not-an-object" | "missing-field" | "invalid-type" | "invalid-enum" | "out-of-range" | "invalid-timestamp" | "kind-mismatch" | "metadata-not-on-first-chunk" | "tool-not-started" | "tool-already-finished" | "input-not-open" | "auth-not-open" | "duplicate-request" | "chunk-gap" | "chunk-conflict" | "chunk-after-complete" | "task-already-terminal" | "content-mismatch" | "schema-mismatch" | "version-regression" | "invalid-base64" | "limit-exceeded" | "unsafe-url" | "parent-conflict" | "request-expired" | "duplicate-event" | "unknown-dialect" | "dialect-mismatch" | "rpc-invalid" | "rpc-error" | "rpc-id-mismatch" | "unknown-artifact" | "agent-error" | "sequence-gap";
 
 /**
  * How bad a diagnostic is.

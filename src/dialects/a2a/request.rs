@@ -1,0 +1,124 @@
+//! What an A2A v0.3 client sends (JSON-RPC 2.0 request bodies for an HTTP POST).
+//!
+//! - `message/stream` ([`message_stream`]), the request that opens an SSE stream;
+//! - `tasks/resubscribe` ([`resubscribe`]), how a dropped stream resumes (never by re-sending
+//!   the message);
+//! - the message that answers `input-required` / `auth-required` ([`answer_message`]): same
+//!   `taskId` and `contextId`, sent with `message/stream`;
+//! - `tasks/cancel` ([`cancel`]).
+
+use crate::dialects::emit::Obj;
+use crate::json::Value;
+
+/// A message from the user (`kind: "message"`, `role: "user"`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UserMessage<'a> {
+    /// Unique id of the message (the browser passes `crypto.randomUUID()`).
+    pub message_id: &'a str,
+    /// A text part, when set.
+    pub text: Option<&'a str>,
+    /// A data part, when set (objects as they are; other values as `{"value": …}`).
+    pub data: Option<&'a Value<'a>>,
+    /// The conversation to continue.
+    pub context_id: Option<&'a str>,
+    /// The task to continue (answers to `input-required`).
+    pub task_id: Option<&'a str>,
+    /// Message metadata.
+    pub metadata: Option<&'a Value<'a>>,
+}
+
+/// The message object itself.
+pub fn message(m: &UserMessage<'_>) -> String {
+    let mut o = Obj::new();
+    o.str("kind", "message")
+        .str("role", "user")
+        .str("messageId", m.message_id);
+    let mut parts = String::from("[");
+    if let Some(t) = m.text {
+        let mut p = Obj::new();
+        p.str("kind", "text").str("text", t);
+        parts.push_str(&p.finish());
+    }
+    if let Some(d) = m.data {
+        if parts.len() > 1 {
+            parts.push(',');
+        }
+        let mut p = Obj::new();
+        p.str("kind", "data");
+        match d {
+            Value::Object(_) => p.value("data", d),
+            other => {
+                let mut w = Obj::new();
+                w.value("value", other);
+                p.obj("data", w)
+            }
+        };
+        parts.push_str(&p.finish());
+    }
+    parts.push(']');
+    o.raw("parts", &parts)
+        .opt_str("contextId", m.context_id)
+        .opt_str("taskId", m.task_id)
+        .opt_value("metadata", m.metadata);
+    o.finish()
+}
+
+fn rpc(id: u64, method: &str, params: &str) -> String {
+    let mut o = Obj::new();
+    o.str("jsonrpc", "2.0")
+        .num("id", id as f64)
+        .str("method", method)
+        .raw("params", params);
+    o.finish()
+}
+
+/// `message/stream`: sends `m` and asks for an SSE stream of the task's events.
+///
+/// ```
+/// use agentwire::dialects::a2a::request::{message_stream, UserMessage};
+/// let body = message_stream(1, &UserMessage { message_id: "m1", text: Some("hi"), ..Default::default() });
+/// assert_eq!(body, r#"{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","role":"user","messageId":"m1","parts":[{"kind":"text","text":"hi"}]}}}"#);
+/// ```
+pub fn message_stream(id: u64, m: &UserMessage<'_>) -> String {
+    let mut p = Obj::new();
+    p.raw("message", &message(m));
+    rpc(id, "message/stream", &p.finish())
+}
+
+/// `tasks/resubscribe`: resumes the event stream of a task after the connection dropped.
+pub fn resubscribe(id: u64, task_id: &str) -> String {
+    let mut p = Obj::new();
+    p.str("id", task_id);
+    rpc(id, "tasks/resubscribe", &p.finish())
+}
+
+/// `tasks/cancel`: asks the agent to cancel a task.
+pub fn cancel(id: u64, task_id: &str) -> String {
+    let mut p = Obj::new();
+    p.str("id", task_id);
+    rpc(id, "tasks/cancel", &p.finish())
+}
+
+/// The `message/stream` request that answers an input (or auth) request of task `task_id`:
+/// a string value is a text part, anything else a data part.
+pub fn answer_message(
+    id: u64,
+    message_id: &str,
+    task_id: &str,
+    context_id: &str,
+    value: &Value<'_>,
+) -> String {
+    let m = UserMessage {
+        message_id,
+        text: value.as_str(),
+        data: if value.as_str().is_some() {
+            None
+        } else {
+            Some(value)
+        },
+        context_id: Some(context_id),
+        task_id: Some(task_id),
+        metadata: None,
+    };
+    message_stream(id, &m)
+}

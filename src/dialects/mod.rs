@@ -1,0 +1,384 @@
+//! Dialects: the other agent protocols of `seeds/`, decoded into canonical events (protocol 000),
+//! and the messages a client sends back in each of them.
+//!
+//! | dialect | seed | wire | module |
+//! |---|---|---|---|
+//! | `a2a` | 001 | SSE, bare events or JSON-RPC 2.0 responses | [`a2a`] |
+//! | `acp` | 002 | SSE / WebSocket / webhook notifications | [`acp`] |
+//! | `unified` | 003 | SSE / WebSocket | [`unified`] |
+//! | `myagent` | 004 | WebSocket text frames (`seq`, `user.*` sent back) | [`myagent`] |
+//!
+//! A [`DialectDecoder`] turns one dialect event (the `data` of an SSE event, or a WebSocket
+//! text frame) into [`Step`]s: canonical events as JSON text, which the session decodes and
+//! validates with the canonical decoder and applies to the store, plus the occasional reset (an
+//! A2A artifact replaced). Nothing is lost: what has no canonical field goes into the event's
+//! `metadata` under the dialect's name (`metadata.a2a`, `metadata.acp`, ...). Problems with the
+//! dialect's own required fields become [`crate::events::Diagnostic`]s with stable codes.
+//!
+//! The canonical path is untouched: with [`DialectChoice::Fixed`]`(`[`Dialect::Canonical`]`)`
+//! (the session's default is no decoder at all) events never pass through here, and in
+//! [`DialectChoice::Auto`] only the events before the dialect is known are parsed twice.
+//!
+//! Pure Rust: no wasm imports. The browser glue calls [`respond`] to build what it sends.
+
+pub mod a2a;
+pub mod acp;
+mod detect;
+mod emit;
+pub mod myagent;
+pub mod respond;
+mod table;
+mod translate;
+pub mod unified;
+
+pub use detect::detect;
+pub use emit::{Output, Step};
+pub use translate::{DialectHook, Observer, Translator};
+
+use crate::events::DiagCode;
+use crate::json::{self, Value};
+use emit::{Clock, Sink};
+
+/// A wire protocol agentwire understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Protocol 000, the canonical model (seed 000).
+    Canonical,
+    /// A2A v0.3 streaming: `task`, `status-update`, `artifact-update`, `message` (seed 001).
+    A2a,
+    /// A2A-ACP notifications: `status_change`, `input_required`, `tool_execution`, ... (seed 002).
+    Acp,
+    /// The Unified Agent Event Schema: `{event_id, session_id, timestamp, type, payload}` (seed 003).
+    Unified,
+    /// MyAgent WebSocket payloads: `plan.*`, `solver.*`, `agent.*`, `system.*`, `error.*` (seed 004).
+    MyAgent,
+}
+
+impl Dialect {
+    /// Every dialect, in the order of the seeds.
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Canonical,
+        Dialect::A2a,
+        Dialect::Acp,
+        Dialect::Unified,
+        Dialect::MyAgent,
+    ];
+
+    /// The name used in options, the CLI and `metadata` namespaces.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Canonical => "canonical",
+            Dialect::A2a => "a2a",
+            Dialect::Acp => "acp",
+            Dialect::Unified => "unified",
+            Dialect::MyAgent => "myagent",
+        }
+    }
+
+    /// Parses a dialect name (as [`Dialect::as_str`] writes it).
+    pub fn parse(name: &str) -> Option<Dialect> {
+        Dialect::ALL.iter().copied().find(|d| d.as_str() == name)
+    }
+
+    /// `true` for the dialects whose natural transport is a WebSocket (one event per frame).
+    pub fn uses_websocket(self) -> bool {
+        self == Dialect::MyAgent
+    }
+}
+
+/// How a session picks its dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DialectChoice {
+    /// From the first event whose shape tells (events before it are decoded as canonical).
+    #[default]
+    Auto,
+    /// Always this one.
+    Fixed(Dialect),
+}
+
+impl DialectChoice {
+    /// `"auto"` or a dialect name.
+    pub fn parse(name: &str) -> Option<DialectChoice> {
+        match name {
+            "auto" => Some(DialectChoice::Auto),
+            other => Dialect::parse(other).map(DialectChoice::Fixed),
+        }
+    }
+
+    /// `"auto"` or the dialect's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DialectChoice::Auto => "auto",
+            DialectChoice::Fixed(d) => d.as_str(),
+        }
+    }
+}
+
+/// What the caller does with an event after [`DialectDecoder::decode`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// The data is a canonical event: decode it with [`crate::events::decode_event`] as usual
+    /// (zero-copy; the output is empty).
+    Canonical,
+    /// The output holds what the event became (possibly nothing but diagnostics).
+    Translated,
+}
+
+#[derive(Debug)]
+enum Active {
+    Canonical,
+    A2a(Box<a2a::A2aDecoder>),
+    Acp(Box<acp::AcpDecoder>),
+    Unified(Box<unified::UnifiedDecoder>),
+    MyAgent(Box<myagent::MyAgentDecoder>),
+}
+
+/// Decodes one connection's dialect events into canonical steps. Keeps the per-stream state a
+/// dialect needs (task states, chunk indices, open requests, sequence numbers). Never panics.
+#[derive(Debug, Default)]
+pub struct DialectDecoder {
+    choice: DialectChoice,
+    active: Option<Active>,
+    clock: Clock,
+    sent: u64,
+}
+
+impl DialectDecoder {
+    /// A decoder for `choice` (a fixed dialect is active at once; `Auto` waits for an event
+    /// whose shape tells).
+    pub fn new(choice: DialectChoice) -> Self {
+        let mut d = DialectDecoder {
+            choice,
+            ..DialectDecoder::default()
+        };
+        if let DialectChoice::Fixed(dialect) = choice {
+            d.activate(dialect);
+        }
+        d
+    }
+
+    /// The choice this decoder was made with.
+    pub fn choice(&self) -> DialectChoice {
+        self.choice
+    }
+
+    /// The dialect in use: the fixed one, or the detected one (`None` while `Auto` has not
+    /// seen a telling event).
+    pub fn dialect(&self) -> Option<Dialect> {
+        Some(match self.active.as_ref()? {
+            Active::Canonical => Dialect::Canonical,
+            Active::A2a(_) => Dialect::A2a,
+            Active::Acp(_) => Dialect::Acp,
+            Active::Unified(_) => Dialect::Unified,
+            Active::MyAgent(_) => Dialect::MyAgent,
+        })
+    }
+
+    /// Sets "now" (epoch ms) for events that carry no timestamp (the browser passes
+    /// `Date.now()`); without it the stream's last timestamp is reused.
+    pub fn set_now_ms(&mut self, now_ms: Option<i64>) {
+        self.clock.now_ms = now_ms;
+    }
+
+    fn activate(&mut self, d: Dialect) {
+        self.active = Some(match d {
+            Dialect::Canonical => Active::Canonical,
+            Dialect::A2a => Active::A2a(Box::default()),
+            Dialect::Acp => Active::Acp(Box::default()),
+            Dialect::Unified => Active::Unified(Box::default()),
+            Dialect::MyAgent => Active::MyAgent(Box::default()),
+        });
+    }
+
+    /// The A2A state (request ids, tasks), when the dialect is `a2a`.
+    pub fn a2a(&mut self) -> Option<&mut a2a::A2aDecoder> {
+        match self.active.as_mut()? {
+            Active::A2a(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The A2A-ACP state, when the dialect is `acp`.
+    pub fn acp(&mut self) -> Option<&mut acp::AcpDecoder> {
+        match self.active.as_mut()? {
+            Active::Acp(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The MyAgent state (session id, `last_seq`), when the dialect is `myagent`.
+    pub fn myagent(&mut self) -> Option<&mut myagent::MyAgentDecoder> {
+        match self.active.as_mut()? {
+            Active::MyAgent(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Decodes one event's data (an SSE event's `data`, or one WebSocket text frame).
+    ///
+    /// `event_id` and `position` only label diagnostics. On [`Route::Canonical`] the caller
+    /// decodes `data` itself; on [`Route::Translated`] `out` holds the result.
+    pub fn decode(&mut self, data: &str, event_id: &str, position: u64, out: &mut Output) -> Route {
+        out.clear();
+        if matches!(self.active, Some(Active::Canonical)) {
+            return Route::Canonical;
+        }
+        let mut sink = Sink {
+            out,
+            raw: data,
+            event_id,
+            position,
+            kind: None,
+            task: None,
+        };
+        let value = match json::parse(data) {
+            Ok(v) => v,
+            Err(e) => {
+                if self.active.is_none() {
+                    return Route::Canonical;
+                }
+                sink.error(DiagCode::InvalidJson, e.to_string(), "$");
+                return Route::Translated;
+            }
+        };
+        let shape = detect::classify(&value);
+        if self.active.is_none() {
+            match shape {
+                Some(Dialect::Canonical) => {
+                    self.activate(Dialect::Canonical);
+                    return Route::Canonical;
+                }
+                Some(d) => self.activate(d),
+                // `internal:*` tells nothing; a non-object is the canonical decoder's to report.
+                None if detect::is_canonical_kind(&value) || value.as_object().is_none() => {
+                    return Route::Canonical
+                }
+                None => {
+                    sink.error(
+                        DiagCode::UnknownDialect,
+                        "cannot tell the dialect of this event (no kind, type/payload, event or jsonrpc member): not applied".to_owned(),
+                        "$",
+                    );
+                    return Route::Translated;
+                }
+            }
+        }
+        // Canonical events (e.g. `internal:*`) are welcome in any dialect's stream.
+        if detect::is_canonical_kind(&value) {
+            return Route::Canonical;
+        }
+        if value.as_object().is_none() {
+            let msg = format!("event must be a json object, found {}", value.type_name());
+            sink.error(DiagCode::NotAnObject, msg, "$");
+            return Route::Translated;
+        }
+        if let (Some(shape), Some(active)) = (shape, self.dialect()) {
+            if shape != active && shape != Dialect::Canonical {
+                let msg = format!(
+                    "event looks like {} but the stream is {}: not applied",
+                    shape.as_str(),
+                    active.as_str()
+                );
+                sink.error(DiagCode::DialectMismatch, msg, "$");
+                return Route::Translated;
+            }
+        }
+        let clock = &mut self.clock;
+        match self.active.as_mut() {
+            Some(Active::A2a(d)) => d.decode(&value, clock, &mut sink),
+            Some(Active::Acp(d)) => d.decode(&value, clock, &mut sink),
+            Some(Active::Unified(d)) => d.decode(&value, clock, &mut sink),
+            Some(Active::MyAgent(d)) => d.decode(&value, clock, &mut sink),
+            Some(Active::Canonical) | None => return Route::Canonical,
+        }
+        Route::Translated
+    }
+
+    /// The canonical events for a request the client just answered (the dialects other than
+    /// 000 do not echo answers): `input-received` (or `auth-completed` when `is_auth`), and for
+    /// MyAgent the turn's return to `working`. Updates the dialect's own bookkeeping. Empty
+    /// when the dialect does not track the request as open.
+    pub fn answered(
+        &mut self,
+        id: &str,
+        task_id: &str,
+        context_id: &str,
+        is_auth: bool,
+    ) -> Vec<String> {
+        let mut resumes = false;
+        let closed = match self.active.as_mut() {
+            Some(Active::A2a(d)) => d.close_input(id),
+            Some(Active::Acp(d)) => d.close_input(id),
+            Some(Active::MyAgent(d)) => {
+                resumes = d.input_task(id).is_some();
+                d.close_input(id)
+            }
+            _ => false,
+        };
+        if !closed {
+            return Vec::new();
+        }
+        let ts = self.clock.stamp(None);
+        let mut e = if is_auth {
+            let mut e = emit::Obj::event("auth-completed", context_id, task_id);
+            e.str("authId", id).str("userId", "user");
+            e
+        } else {
+            let mut e = emit::Obj::event("input-received", context_id, task_id);
+            e.str("inputId", id).str("providedBy", "user");
+            e
+        };
+        e.str("timestamp", &ts);
+        let mut m = emit::Obj::new();
+        let mut d = emit::Obj::new();
+        d.bool("local", true);
+        m.obj(self.dialect().map_or("dialect", Dialect::as_str), d);
+        e.obj("metadata", m);
+        let mut out = vec![e.finish()];
+        if resumes {
+            let mut s = emit::Obj::event("task-status", context_id, task_id);
+            s.str("status", "working").str("timestamp", &ts);
+            out.push(s.finish());
+        }
+        out
+    }
+
+    /// A fresh id for a message the client sends (`aw-<now ms>-<n>`).
+    pub fn next_message_id(&mut self) -> String {
+        self.sent += 1;
+        format!("aw-{}-{}", self.clock.now_ms.unwrap_or(0), self.sent)
+    }
+}
+
+/// Writes the canonical JSON of an unknown event that keeps a dialect event whole: `kind`
+/// (e.g. `acp:authentication`), `contextId`/`taskId` when known, then the event's own members
+/// (its own `kind`, if any, is the part after the prefix).
+pub(crate) fn unknown_event(
+    kind: &str,
+    context_id: Option<&str>,
+    task_id: Option<&str>,
+    data: &Value<'_>,
+) -> String {
+    let mut e = emit::Obj::new();
+    e.str("kind", kind)
+        .opt_str("contextId", context_id)
+        .opt_str("taskId", task_id);
+    let mut skip = vec!["kind"];
+    if context_id.is_some() {
+        skip.push("contextId");
+    }
+    if task_id.is_some() {
+        skip.push("taskId");
+    }
+    match data.as_object() {
+        Some(members) => e.rest(members, &skip),
+        None => {
+            e.value("data", data);
+        }
+    }
+    e.finish()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1121 @@
+//! `myagent`: MyAgent WebSocket payloads (seed 004): one JSON event per text frame,
+//! `{session_id, connection_id, step_id, event, timestamp, content, metadata}`.
+//!
+//! The session is the context; each user turn (from the first server event after the previous
+//! turn ended, up to `agent.final_answer` or a failure) is a root task `<session>/turn-<n>`.
+//!
+//! | MyAgent | canonical |
+//! |---|---|
+//! | first event of a turn | `task-created` (initiator `user`; the question of `plan.start` or the last `user.message` sent as `metadata.prompt`) + `task-status` `working` |
+//! | `plan.start` | `subtask-created` `plan:<step_id>` (the question as prompt) + `task-status` `working` |
+//! | `plan.step_completed` | `task-status` `working` on the plan task ("step … completed") |
+//! | `plan.completed` | one `subtask-created` per plan task (`<plan>/<task.id>`, title as prompt) + `task-complete` of the plan task (`plan_summary` as content) |
+//! | `plan.validation_error` | `agent-error` diagnostic + plan task `failed` |
+//! | `solver.start` / `solver.progress` / `solver.retry` / `solver.step_failed` / `solver.completed` | a `solver` tool call: `tool-start` / `tool-progress` (`progress_percent` / 100, `completed_steps` / `total_steps`, current task as message) / progress messages / `tool-complete`; plan tasks follow `current_step` (when the plan has `total_steps` tasks) and `task_results` |
+//! | `agent.thinking` | `thought-stream` (`thinking_type` planning / reasoning; analysis → reasoning) |
+//! | `agent.tool_call` / `agent.tool_result` | `tool-start` / `tool-complete` (`metadata.call_id` is the call id; `execution_time_ms` → duration) |
+//! | `agent.partial_answer` | `content-delta` (`chunk_index` as index when present) |
+//! | `agent.final_answer` | `task-complete` with the answer as `content` (`total_tokens_used` → `tokensUsed`); the turn ends |
+//! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
+//! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error |
+//! | `error.retry` / `recovery_started` / `recovery_success` | `task-status` `working` with what happens |
+//! | `system.connected`, `agent.session_created` / `session_ended` | unknown events `internal:myagent:<event>` (connection and session ids are kept for the `user.*` messages) |
+//! | `system.heartbeat` | nothing: liveness only ([`MyAgentDecoder::heartbeats`]) |
+//! | `user.*` (echoed), other events | unknown events `myagent:<event>` |
+//!
+//! Sequence numbers (`seq` at the top level or in `metadata`, except heartbeats): an event
+//! whose `seq` was already applied is ignored (a replay after `user.reconnect`), a jump is a
+//! `sequence-gap` warning, and the highest one is what `user.ack` / `user.reconnect` send.
+//! The seed's validation table is checked (`agent-error` is not used for it: missing or
+//! mistyped `content` is `missing-field` / `invalid-type`, an error: not applied).
+
+pub mod request;
+
+use super::emit::{as_count, get, get_bool, get_num, get_str, members, Clock, Obj, Sink};
+use super::table::Table;
+use super::unknown_event;
+use crate::events::{DiagCode, Severity};
+use crate::json::Value;
+use crate::state::SeenIds;
+
+/// Sequence numbers remembered to recognise replays.
+const SEQ_WINDOW: usize = 4096;
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum PlanState {
+    #[default]
+    Pending,
+    Working,
+    Done,
+}
+
+/// MyAgent decoding state of one connection: session, turn, sequence numbers.
+#[derive(Debug)]
+pub struct MyAgentDecoder {
+    session_id: Option<String>,
+    connection_id: Option<String>,
+    server_version: Option<String>,
+    seen: SeenIds,
+    last_seq: Option<u64>,
+    acked_seq: Option<u64>,
+    unacked: u64,
+    heartbeats: u64,
+    last_heartbeat: Option<String>,
+    turns: u64,
+    /// The current turn's task, and whether it ended.
+    turn: Option<(String, bool)>,
+    pending_prompt: Option<String>,
+    content_next: u64,
+    thoughts: u64,
+    plan_task: Option<String>,
+    /// The plan's tasks: (MyAgent task id, canonical task id, state).
+    plan: Vec<(String, String, PlanState)>,
+    solver: Option<String>,
+    solver_progress: f64,
+    /// Tool call id → tool name.
+    tools: Table<String>,
+    last_tool: Option<String>,
+    /// Open confirmations: step id → turn task.
+    open_inputs: Table<String>,
+}
+
+impl Default for MyAgentDecoder {
+    fn default() -> Self {
+        MyAgentDecoder {
+            session_id: None,
+            connection_id: None,
+            server_version: None,
+            seen: SeenIds::new(SEQ_WINDOW),
+            last_seq: None,
+            acked_seq: None,
+            unacked: 0,
+            heartbeats: 0,
+            last_heartbeat: None,
+            turns: 0,
+            turn: None,
+            pending_prompt: None,
+            content_next: 0,
+            thoughts: 0,
+            plan_task: None,
+            plan: Vec::new(),
+            solver: None,
+            solver_progress: 0.0,
+            tools: Table::default(),
+            last_tool: None,
+            open_inputs: Table::default(),
+        }
+    }
+}
+
+struct Cx<'c> {
+    ctx: &'c str,
+    ts: &'c str,
+    event: &'c str,
+    step_id: Option<&'c str>,
+    content: Option<&'c Value<'c>>,
+    meta: Option<&'c Value<'c>>,
+}
+
+impl Cx<'_> {
+    /// `metadata.myagent`: the event name, step id and its metadata members.
+    fn myagent(&self, skip: &[&str]) -> Obj {
+        let mut a = Obj::new();
+        a.str("event", self.event).opt_str("stepId", self.step_id);
+        a.rest(members(self.meta), skip);
+        a
+    }
+}
+
+impl MyAgentDecoder {
+    /// The session id (from `agent.session_created` or any event that carries one).
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+
+    /// Sets the session id (e.g. a stored one before `user.reconnect`).
+    pub fn set_session_id(&mut self, id: &str) {
+        self.session_id = Some(id.to_owned());
+    }
+
+    /// The connection id from `system.connected`.
+    pub fn connection_id(&self) -> Option<&str> {
+        self.connection_id.as_deref()
+    }
+
+    /// The server version from `system.connected`.
+    pub fn server_version(&self) -> Option<&str> {
+        self.server_version.as_deref()
+    }
+
+    /// The highest sequence number applied (what `user.ack` / `user.reconnect` send).
+    pub fn last_seq(&self) -> Option<u64> {
+        self.last_seq
+    }
+
+    /// Events with a sequence number applied since the last [`MyAgentDecoder::mark_acked`].
+    pub fn unacked(&self) -> u64 {
+        self.unacked
+    }
+
+    /// Records that a `user.ack` for `last_seq` was sent.
+    pub fn mark_acked(&mut self, last_seq: u64) {
+        self.acked_seq = Some(last_seq);
+        self.unacked = 0;
+    }
+
+    /// The sequence number last acknowledged.
+    pub fn acked_seq(&self) -> Option<u64> {
+        self.acked_seq
+    }
+
+    /// Heartbeats received so far (the glue's timer compares it to mark a connection stale).
+    pub fn heartbeats(&self) -> u64 {
+        self.heartbeats
+    }
+
+    /// The timestamp of the last heartbeat (its own, or the stream's time when it had none).
+    pub fn last_heartbeat(&self) -> Option<&str> {
+        self.last_heartbeat.as_deref()
+    }
+
+    /// Records a `user.message` the client sent: the next turn starts with it as its prompt.
+    pub fn note_user_message(&mut self, prompt: &str) {
+        self.pending_prompt = Some(prompt.to_owned());
+        if let Some((_, ended)) = &mut self.turn {
+            *ended = true;
+        }
+    }
+
+    /// The confirmation request (`step_id`) is open.
+    pub fn is_open(&self, step_id: &str) -> bool {
+        self.open_inputs.contains(step_id)
+    }
+
+    pub(crate) fn close_input(&mut self, step_id: &str) -> bool {
+        self.open_inputs.remove(step_id).is_some()
+    }
+
+    pub(crate) fn decode(&mut self, v: &Value<'_>, clock: &mut Clock, sink: &mut Sink<'_>) {
+        let Some(event) = get_str(Some(v), "event") else {
+            sink.require_error(Some(v), "event", "string", "$.event");
+            return;
+        };
+        sink.kind = Some(event.to_owned());
+        let meta = v.get("metadata").filter(|m| !m.is_null());
+        if meta.is_some_and(|m| m.as_object().is_none()) {
+            sink.warn(
+                DiagCode::InvalidType,
+                format!(
+                    "metadata: expected object, found {} (ignored)",
+                    meta.map_or("null", |m| m.type_name())
+                ),
+                "$.metadata",
+            );
+        }
+        let meta = meta.filter(|m| m.as_object().is_some());
+        let ts = clock.stamp(get_str(Some(v), "timestamp"));
+        if event == "system.heartbeat" {
+            self.heartbeats += 1;
+            self.last_heartbeat = Some(ts);
+            return;
+        }
+        // Sequence numbers: replays are ignored, jumps reported.
+        let seq = as_count(v.get("seq")).or_else(|| as_count(get(meta, "seq")));
+        if let Some(seq) = seq {
+            sink.out.seq = Some(seq);
+            if !self.seen.insert(&seq.to_string()) {
+                sink.out.duplicate = true;
+                return;
+            }
+            if let Some(last) = self.last_seq {
+                if seq > last.saturating_add(1) {
+                    let msg = if seq == last + 2 {
+                        format!("event seq {} never arrived", last + 1)
+                    } else {
+                        format!("events seq {}..={} never arrived", last + 1, seq - 1)
+                    };
+                    sink.warn(DiagCode::SequenceGap, msg, "$.seq");
+                }
+            }
+            self.last_seq = Some(self.last_seq.map_or(seq, |l| l.max(seq)));
+            self.unacked += 1;
+        }
+        if let Some(s) = get_str(Some(v), "session_id") {
+            if self.session_id.as_deref() != Some(s) {
+                self.session_id = Some(s.to_owned());
+            }
+        }
+        let ctx = self
+            .session_id
+            .clone()
+            .unwrap_or_else(|| "myagent".to_owned());
+        let content = v.get("content").filter(|c| !c.is_null());
+        let cx = Cx {
+            ctx: &ctx,
+            ts: &ts,
+            event,
+            step_id: get_str(Some(v), "step_id"),
+            content,
+            meta,
+        };
+        if !self.validate(&cx, v, sink) {
+            return;
+        }
+        let (family, _) = event.split_once('.').unwrap_or((event, ""));
+        const KNOWN: &[&str] = &[
+            "plan.start",
+            "plan.step_completed",
+            "plan.completed",
+            "plan.validation_error",
+            "solver.start",
+            "solver.progress",
+            "solver.completed",
+            "solver.step_failed",
+            "solver.retry",
+        ];
+        if matches!(family, "plan" | "solver") && !KNOWN.contains(&event) {
+            sink.event(unknown_event(
+                &format!("myagent:{event}"),
+                Some(&ctx),
+                None,
+                v,
+            ));
+            return;
+        }
+        match family {
+            "plan" => self.plan_event(&cx, sink),
+            "solver" => self.solver_event(&cx, sink),
+            "agent" => self.agent_event(&cx, v, sink),
+            "system" => self.system_event(&cx, v, sink),
+            "error" => self.error_event(&cx, sink),
+            "user" => {
+                if event == "user.message" {
+                    if let Some(c) = content.and_then(Value::as_str) {
+                        self.note_user_message(c);
+                    }
+                }
+                sink.event(unknown_event(
+                    &format!("myagent:{event}"),
+                    Some(&ctx),
+                    None,
+                    v,
+                ));
+            }
+            _ => sink.event(unknown_event(
+                &format!("myagent:{event}"),
+                Some(&ctx),
+                None,
+                v,
+            )),
+        }
+    }
+
+    /// The seed's validation table and rules. `false`: the event is not applied.
+    fn validate(&self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
+        let content = cx.content;
+        let need_content = |sink: &mut Sink<'_>, expected: &str, ok: bool| {
+            if !ok {
+                sink.require_error(Some(v), "content", expected, "$.content");
+            }
+            ok
+        };
+        let ok = match cx.event {
+            "user.message" => need_content(
+                sink,
+                "string",
+                content.is_some_and(|c| c.as_str().is_some()),
+            ),
+            "user.response" => need_content(
+                sink,
+                "object with approved",
+                content.is_some_and(|c| get_bool(Some(c), "approved").is_some()),
+            ),
+            "plan.completed" => need_content(
+                sink,
+                "object",
+                content.is_some_and(|c| c.as_object().is_some()),
+            ),
+            "plan.validation_error" => need_content(
+                sink,
+                "string or object",
+                content.is_some_and(|c| c.as_object().is_some() || c.as_str().is_some()),
+            ),
+            "agent.tool_call" => {
+                let ok = need_content(
+                    sink,
+                    "object",
+                    content.is_some_and(|c| c.as_object().is_some()),
+                );
+                if ok && get_str(content, "tool_name").is_none() {
+                    sink.require_error(content, "tool_name", "string", "$.content.tool_name");
+                    return false;
+                }
+                ok
+            }
+            "agent.final_answer" => {
+                let ok = need_content(
+                    sink,
+                    "object",
+                    content.is_some_and(|c| c.as_object().is_some()),
+                );
+                if ok && get_str(content, "answer").is_none() {
+                    sink.require_error(content, "answer", "string", "$.content.answer");
+                    return false;
+                }
+                ok
+            }
+            "agent.partial_answer" | "agent.thinking" => need_content(
+                sink,
+                "string",
+                content.is_some_and(|c| c.as_str().is_some()),
+            ),
+            "agent.user_confirm" => {
+                let ok = need_content(
+                    sink,
+                    "object",
+                    content.is_some_and(|c| c.as_object().is_some()),
+                );
+                if ok && cx.step_id.is_none() {
+                    sink.require_error(Some(v), "step_id", "string", "$.step_id");
+                    return false;
+                }
+                ok
+            }
+            "error.timeout" => {
+                if cx.step_id.is_none() {
+                    sink.require_warn(Some(v), "step_id", "string", "$.step_id");
+                }
+                need_content(
+                    sink,
+                    "string",
+                    content.is_some_and(|c| c.as_str().is_some()),
+                )
+            }
+            _ => true,
+        };
+        if !ok {
+            return false;
+        }
+        if cx.event == "user.response" && cx.step_id.is_none() {
+            sink.require_error(Some(v), "step_id", "string", "$.step_id");
+            return false;
+        }
+        if cx.event == "plan.completed" && cx.meta.is_none() {
+            sink.require_warn(Some(v), "metadata", "object", "$.metadata");
+        }
+        if cx.event == "solver.progress" && get_num(cx.meta, "progress_percent").is_none() {
+            sink.require_error(
+                cx.meta,
+                "progress_percent",
+                "number",
+                "$.metadata.progress_percent",
+            );
+            return false;
+        }
+        if cx.event.starts_with("error.") && get_str(cx.meta, "error_code").is_none() {
+            sink.require_warn(cx.meta, "error_code", "string", "$.metadata.error_code");
+        }
+        true
+    }
+
+    /// The current turn's task, starting a new turn when none is running. Server events of a
+    /// turn also settle a confirmation the client did not answer here (another client did).
+    fn turn(&mut self, cx: &Cx<'_>, prompt: Option<&str>, sink: &mut Sink<'_>) -> String {
+        if let Some((t, false)) = &self.turn {
+            let t = t.clone();
+            sink.task = Some(t.clone());
+            if cx.event != "agent.user_confirm" {
+                self.settle_inputs(cx, &t, sink);
+            }
+            return t;
+        }
+        self.turns += 1;
+        let task = format!("{}/turn-{}", cx.ctx, self.turns);
+        self.turn = Some((task.clone(), false));
+        self.content_next = 0;
+        self.thoughts = 0;
+        self.plan_task = None;
+        self.plan.clear();
+        self.solver = None;
+        self.solver_progress = 0.0;
+        sink.task = Some(task.clone());
+        let prompt = self.pending_prompt.take().or(prompt.map(str::to_owned));
+        let mut e = Obj::event("task-created", cx.ctx, &task);
+        e.str("initiator", "user").str("timestamp", cx.ts);
+        let mut m = Obj::new();
+        m.opt_str("prompt", prompt.as_deref());
+        e.obj_if("metadata", m);
+        sink.event(e.finish());
+        self.status(cx, &task, "working", None, Obj::new(), sink);
+        task
+    }
+
+    fn settle_inputs(&mut self, cx: &Cx<'_>, task: &str, sink: &mut Sink<'_>) {
+        let mut open: Vec<String> = self
+            .open_inputs
+            .iter()
+            .filter(|(_, t)| t.as_str() == task)
+            .map(|(s, _)| s.to_owned())
+            .collect();
+        if open.is_empty() {
+            return;
+        }
+        open.sort();
+        for step in open {
+            self.open_inputs.remove(&step);
+            let mut e = Obj::event("input-received", cx.ctx, task);
+            e.str("inputId", &step)
+                .str("providedBy", "user")
+                .str("timestamp", cx.ts)
+                .raw("metadata", r#"{"myagent":{"inferred":true}}"#);
+            sink.event(e.finish());
+        }
+        // The agent moved on: the turn is working again (MyAgent sends no status of its own).
+        self.status(cx, task, "working", None, Obj::new(), sink);
+    }
+
+    /// The turn a confirmation belongs to, when it is open.
+    pub(crate) fn input_task(&self, step_id: &str) -> Option<&str> {
+        self.open_inputs.get(step_id).map(String::as_str)
+    }
+
+    fn end_turn(&mut self) {
+        if let Some((_, ended)) = &mut self.turn {
+            *ended = true;
+        }
+    }
+
+    fn status(
+        &self,
+        cx: &Cx<'_>,
+        task: &str,
+        status: &str,
+        message: Option<&str>,
+        meta: Obj,
+        sink: &mut Sink<'_>,
+    ) {
+        let mut e = Obj::event("task-status", cx.ctx, task);
+        e.str("status", status)
+            .opt_str("message", message)
+            .str("timestamp", cx.ts);
+        e.obj_if("metadata", meta);
+        sink.event(e.finish());
+    }
+
+    fn plan_event(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let question = get_str(cx.content, "question");
+        let turn = self.turn(cx, question, sink);
+        let plan = match (&self.plan_task, cx.step_id) {
+            (Some(p), _) if cx.event != "plan.start" => p.clone(),
+            (_, Some(step)) => format!("plan:{step}"),
+            (_, None) => format!("{turn}/plan"),
+        };
+        let fresh = self.plan_task.as_deref() != Some(plan.as_str());
+        if fresh {
+            self.plan_task = Some(plan.clone());
+            let mut e = Obj::event("subtask-created", cx.ctx, &turn);
+            e.str("subtaskId", &plan)
+                .str("prompt", question.unwrap_or("plan"))
+                .str("timestamp", cx.ts);
+            sink.event(e.finish());
+        }
+        sink.task = Some(plan.clone());
+        match cx.event {
+            "plan.start" => {
+                let mut m = Obj::new();
+                let mut a = cx.myagent(&[]);
+                a.opt_value("content", cx.content);
+                m.opt_str("model", get_str(cx.meta, "model"));
+                m.obj("myagent", a);
+                self.status(cx, &plan, "working", question, m, sink);
+            }
+            "plan.step_completed" => {
+                let name = get_str(cx.content, "step_name").unwrap_or("step");
+                let mut m = Obj::new();
+                let mut a = cx.myagent(&[]);
+                a.opt_value("content", cx.content);
+                m.obj("myagent", a);
+                self.status(
+                    cx,
+                    &plan,
+                    "working",
+                    Some(&format!("{name} completed")),
+                    m,
+                    sink,
+                );
+            }
+            "plan.completed" => {
+                let tasks = get(cx.content, "tasks").and_then(Value::as_array);
+                if tasks.is_none() {
+                    sink.require_warn(cx.content, "tasks", "array", "$.content.tasks");
+                }
+                for (i, t) in tasks.into_iter().flatten().enumerate() {
+                    let Some(id) = get_str(Some(t), "id") else {
+                        sink.require_warn(
+                            Some(t),
+                            "id",
+                            "string",
+                            &format!("$.content.tasks[{i}].id"),
+                        );
+                        continue;
+                    };
+                    let sub = format!("{plan}/{id}");
+                    let title = get_str(Some(t), "title")
+                        .or_else(|| get_str(Some(t), "description"))
+                        .unwrap_or(id);
+                    let mut e = Obj::event("subtask-created", cx.ctx, &plan);
+                    e.str("subtaskId", &sub)
+                        .str("prompt", title)
+                        .str("timestamp", cx.ts);
+                    let mut m = Obj::new();
+                    let mut a = Obj::new();
+                    a.rest(members(Some(t)), &["title"]);
+                    m.obj("myagent", a);
+                    e.obj("metadata", m);
+                    sink.event(e.finish());
+                    self.plan.push((id.to_owned(), sub, PlanState::Pending));
+                }
+                let mut e = Obj::event("task-complete", cx.ctx, &plan);
+                e.opt_str("content", get_str(cx.meta, "plan_summary"))
+                    .str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                if let Some(ms) = get_num(cx.meta, "planning_time_ms") {
+                    m.num("duration", ms);
+                }
+                if let Some(n) = as_count(get(cx.meta, "llm_calls")) {
+                    m.num("iterations", n as f64);
+                }
+                m.obj(
+                    "myagent",
+                    cx.myagent(&["plan_summary", "planning_time_ms", "llm_calls"]),
+                );
+                e.obj("metadata", m);
+                sink.event(e.finish());
+            }
+            "plan.validation_error" => {
+                let msg = get_str(cx.content, "error_message")
+                    .or_else(|| cx.content.and_then(Value::as_str))
+                    .unwrap_or("plan validation failed");
+                let code = get_str(cx.meta, "error_code").unwrap_or("?");
+                sink.warn(
+                    DiagCode::AgentError,
+                    format!("plan validation error {code}: {msg}"),
+                    "$.content",
+                );
+                let mut m = Obj::new();
+                m.str("reason", msg);
+                let mut a = cx.myagent(&[]);
+                a.opt_value("content", cx.content);
+                m.obj("myagent", a);
+                self.status(cx, &plan, "failed", Some(msg), m, sink);
+            }
+            other => sink.event(unknown_event(
+                &format!("myagent:{other}"),
+                Some(cx.ctx),
+                Some(&plan),
+                cx.content.unwrap_or(&Value::Null),
+            )),
+        }
+    }
+
+    fn solver_id(&mut self, cx: &Cx<'_>, turn: &str) -> String {
+        if let Some(s) = &self.solver {
+            return s.clone();
+        }
+        let id = match cx.step_id {
+            Some(step) => format!("solver:{step}"),
+            None => format!("{turn}/solver"),
+        };
+        self.solver = Some(id.clone());
+        id
+    }
+
+    fn solver_progress(
+        &mut self,
+        cx: &Cx<'_>,
+        turn: &str,
+        progress: f64,
+        message: Option<&str>,
+        meta: Obj,
+        sink: &mut Sink<'_>,
+    ) {
+        let id = self.solver_id(cx, turn);
+        let mut e = Obj::event("tool-progress", cx.ctx, turn);
+        e.str("toolCallId", &id)
+            .num("progress", progress)
+            .opt_str("message", message)
+            .str("timestamp", cx.ts);
+        e.obj_if("metadata", meta);
+        sink.event(e.finish());
+    }
+
+    fn plan_task_state(&mut self, cx: &Cx<'_>, i: usize, to: PlanState, sink: &mut Sink<'_>) {
+        let Some((_, id, state)) = self.plan.get_mut(i) else {
+            return;
+        };
+        if *state == to || *state == PlanState::Done {
+            return;
+        }
+        *state = to;
+        let id = id.clone();
+        match to {
+            PlanState::Working => self.status(cx, &id, "working", None, Obj::new(), sink),
+            PlanState::Done => {
+                let mut e = Obj::event("task-complete", cx.ctx, &id);
+                e.str("timestamp", cx.ts);
+                sink.event(e.finish());
+            }
+            PlanState::Pending => {}
+        }
+    }
+
+    fn solver_event(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let turn = self.turn(cx, None, sink);
+        match cx.event {
+            "solver.start" => {
+                let id = self.solver_id(cx, &turn);
+                let mut e = Obj::event("tool-start", cx.ctx, &turn);
+                e.str("toolCallId", &id).str("toolName", "solver");
+                let mut args = Obj::new();
+                args.rest(members(cx.meta), &[]);
+                e.obj("arguments", args).str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                let mut a = cx.myagent(&["task_count", "total_tasks", "estimated_duration_sec"]);
+                a.opt_value("content", cx.content);
+                m.obj("myagent", a);
+                e.obj("metadata", m);
+                sink.event(e.finish());
+            }
+            "solver.progress" => {
+                let pct = get_num(cx.meta, "progress_percent").unwrap_or(0.0);
+                let progress = pct / 100.0;
+                self.solver_progress = progress.clamp(0.0, 1.0);
+                let current = get_str(cx.content, "current_task");
+                let completed = as_count(get(cx.meta, "completed_steps"));
+                let total = as_count(get(cx.meta, "total_steps"));
+                let mut m = Obj::new();
+                m.opt_str("step", current);
+                if let Some(c) = completed {
+                    m.num("stepsCompleted", c as f64);
+                }
+                if let Some(t) = total {
+                    m.num("stepsTotal", t as f64);
+                }
+                let mut a = cx.myagent(&["progress_percent", "completed_steps", "total_steps"]);
+                a.opt_value("content", cx.content);
+                m.obj("myagent", a);
+                self.solver_progress(cx, &turn, progress, current, m, sink);
+                // Plan tasks follow the solver's steps when they correspond one to one.
+                if let (Some(c), Some(t)) = (completed, total) {
+                    if t as usize == self.plan.len() {
+                        for i in 0..(c as usize).min(self.plan.len()) {
+                            self.plan_task_state(cx, i, PlanState::Done, sink);
+                        }
+                        if let Some(cur) = as_count(get(cx.meta, "current_step")) {
+                            if cur >= 1 && cur as usize > c as usize {
+                                self.plan_task_state(
+                                    cx,
+                                    cur as usize - 1,
+                                    PlanState::Working,
+                                    sink,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            "solver.retry" => {
+                let step = get_str(cx.content, "step_name").unwrap_or("step");
+                let attempt = get_num(cx.meta, "attempt");
+                let max = get_num(cx.meta, "max_attempts");
+                let msg = match (attempt, max) {
+                    (Some(a), Some(m)) => format!("retrying {step} (attempt {a} of {m})"),
+                    _ => format!("retrying {step}"),
+                };
+                let mut m = Obj::new();
+                m.obj("myagent", cx.myagent(&[]));
+                let p = self.solver_progress;
+                self.solver_progress(cx, &turn, p, Some(&msg), m, sink);
+            }
+            "solver.step_failed" => {
+                let step = get_str(cx.content, "step_name").unwrap_or("step");
+                let err = get_str(cx.content, "error_message").unwrap_or("failed");
+                let code = get_str(cx.meta, "error_code").unwrap_or("?");
+                sink.warn(
+                    DiagCode::AgentError,
+                    format!("solver step {step} failed ({code}): {err}"),
+                    "$.content",
+                );
+                let mut m = Obj::new();
+                m.obj("myagent", cx.myagent(&[]));
+                let p = self.solver_progress;
+                self.solver_progress(
+                    cx,
+                    &turn,
+                    p,
+                    Some(&format!("{step} failed: {err}")),
+                    m,
+                    sink,
+                );
+            }
+            "solver.completed" => {
+                for (i, r) in get(cx.content, "task_results")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                {
+                    let Some(tid) = get_str(Some(r), "task_id") else {
+                        sink.require_warn(
+                            Some(r),
+                            "task_id",
+                            "string",
+                            &format!("$.content.task_results[{i}].task_id"),
+                        );
+                        continue;
+                    };
+                    let Some(pi) = self.plan.iter().position(|p| p.0 == tid) else {
+                        continue;
+                    };
+                    let Some((_, sub, state)) = self.plan.get_mut(pi) else {
+                        continue;
+                    };
+                    if *state == PlanState::Done {
+                        continue;
+                    }
+                    *state = PlanState::Done;
+                    let sub = sub.clone();
+                    let status = get_str(Some(r), "status").unwrap_or("success");
+                    let mut a = Obj::new();
+                    a.str("status", status)
+                        .opt_value("result", get(Some(r), "result"));
+                    let mut m = Obj::new();
+                    if status == "failed" {
+                        m.str("reason", "failed");
+                        m.obj("myagent", a);
+                        self.status(cx, &sub, "failed", None, m, sink);
+                    } else {
+                        let mut e = Obj::event("task-complete", cx.ctx, &sub);
+                        e.opt_str("content", get(Some(r), "result").and_then(Value::as_str))
+                            .str("timestamp", cx.ts);
+                        m.obj("myagent", a);
+                        e.obj("metadata", m);
+                        sink.event(e.finish());
+                    }
+                }
+                let id = self.solver_id(cx, &turn);
+                let failed = get_num(cx.meta, "failed_tasks").unwrap_or(0.0);
+                let mut e = Obj::event("tool-complete", cx.ctx, &turn);
+                e.str("toolCallId", &id)
+                    .str("toolName", "solver")
+                    .bool("success", failed == 0.0)
+                    .opt_value("result", cx.content);
+                if failed > 0.0 {
+                    e.str("error", &format!("{failed} task(s) failed"));
+                }
+                e.str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                if let Some(ms) = get_num(cx.meta, "total_execution_time_ms") {
+                    m.num("duration", ms);
+                }
+                m.obj("myagent", cx.myagent(&["total_execution_time_ms"]));
+                e.obj("metadata", m);
+                sink.event(e.finish());
+            }
+            other => sink.event(unknown_event(
+                &format!("myagent:{other}"),
+                Some(cx.ctx),
+                Some(&turn),
+                cx.content.unwrap_or(&Value::Null),
+            )),
+        }
+    }
+
+    fn agent_event(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        match cx.event {
+            "agent.session_created" | "agent.session_ended" => {
+                if let Some(s) = get_str(cx.content, "session_id") {
+                    self.session_id = Some(s.to_owned());
+                }
+                if cx.event == "agent.session_ended" {
+                    self.end_turn();
+                }
+                let kind = format!("internal:myagent:{}", cx.event);
+                sink.event(unknown_event(&kind, Some(cx.ctx), None, v));
+                return;
+            }
+            "agent.thinking"
+            | "agent.tool_call"
+            | "agent.tool_result"
+            | "agent.partial_answer"
+            | "agent.final_answer"
+            | "agent.user_confirm" => {}
+            other => {
+                sink.event(unknown_event(
+                    &format!("myagent:{other}"),
+                    Some(cx.ctx),
+                    None,
+                    v,
+                ));
+                return;
+            }
+        }
+        let turn = self.turn(cx, None, sink);
+        match cx.event {
+            "agent.thinking" => {
+                let idx = self.thoughts;
+                self.thoughts += 1;
+                let ty = match get_str(cx.meta, "thinking_type") {
+                    Some("planning") => "planning",
+                    _ => "reasoning",
+                };
+                let mut e = Obj::event("thought-stream", cx.ctx, &turn);
+                e.str("thoughtId", &format!("{turn}#thought-{idx}"))
+                    .str("thoughtType", ty)
+                    .str("verbosity", "normal")
+                    .str("content", cx.content.and_then(Value::as_str).unwrap_or(""))
+                    .num("index", idx as f64)
+                    .str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                m.obj("myagent", cx.myagent(&[]));
+                e.obj("metadata", m);
+                sink.event(e.finish());
+            }
+            "agent.tool_call" => {
+                let name = get_str(cx.content, "tool_name").unwrap_or("tool");
+                let id = get_str(cx.meta, "call_id").or(cx.step_id).map_or_else(
+                    || format!("{turn}#tool-{}", self.tools.len() + 1),
+                    str::to_owned,
+                );
+                self.tools.insert(&id, name.to_owned());
+                self.last_tool = Some(id.clone());
+                let mut e = Obj::event("tool-start", cx.ctx, &turn);
+                e.str("toolCallId", &id).str("toolName", name);
+                match get(cx.content, "arguments") {
+                    Some(a @ Value::Object(_)) => e.value("arguments", a),
+                    Some(other) => {
+                        let mut w = Obj::new();
+                        w.value("value", other);
+                        e.obj("arguments", w)
+                    }
+                    None => e.raw("arguments", "{}"),
+                };
+                e.str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                let mut a = cx.myagent(&["call_id"]);
+                a.opt_str("toolDescription", get_str(cx.content, "tool_description"));
+                m.obj("myagent", a);
+                e.obj("metadata", m);
+                sink.event(e.finish());
+            }
+            "agent.tool_result" => {
+                let id = get_str(cx.meta, "call_id")
+                    .map(str::to_owned)
+                    .or_else(|| self.last_tool.clone())
+                    .or_else(|| cx.step_id.map(str::to_owned))
+                    .unwrap_or_else(|| format!("{turn}#tool-{}", self.tools.len() + 1));
+                let name = self.tools.get(&id).cloned().unwrap_or_default();
+                let status = get_str(cx.content, "status").unwrap_or("success");
+                let ok = status != "failed";
+                let result = get(cx.content, "result");
+                let mut e = Obj::event("tool-complete", cx.ctx, &turn);
+                e.str("toolCallId", &id)
+                    .str("toolName", &name)
+                    .bool("success", ok)
+                    .opt_value("result", result);
+                if !ok {
+                    e.str(
+                        "error",
+                        result.and_then(Value::as_str).unwrap_or("tool failed"),
+                    );
+                }
+                e.str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                if let Some(ms) = get_num(cx.meta, "execution_time_ms") {
+                    m.num("duration", ms);
+                }
+                m.obj("myagent", cx.myagent(&["call_id", "execution_time_ms"]));
+                e.obj("metadata", m);
+                sink.event(e.finish());
+            }
+            "agent.partial_answer" => {
+                let idx = as_count(get(cx.meta, "chunk_index")).unwrap_or(self.content_next);
+                self.content_next = self.content_next.max(idx.saturating_add(1));
+                let mut e = Obj::event("content-delta", cx.ctx, &turn);
+                e.str("delta", cx.content.and_then(Value::as_str).unwrap_or(""))
+                    .num("index", idx as f64)
+                    .str("timestamp", cx.ts);
+                sink.event(e.finish());
+            }
+            "agent.final_answer" => {
+                let mut e = Obj::event("task-complete", cx.ctx, &turn);
+                e.str("content", get_str(cx.content, "answer").unwrap_or(""))
+                    .str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                if let Some(n) = as_count(get(cx.meta, "total_tokens_used")) {
+                    m.num("tokensUsed", n as f64);
+                }
+                let mut a = cx.myagent(&["total_tokens_used"]);
+                a.opt_str("answerType", get_str(cx.content, "answer_type"));
+                m.obj("myagent", a);
+                e.obj("metadata", m);
+                sink.event(e.finish());
+                self.end_turn();
+            }
+            _ => self.user_confirm(cx, &turn, sink),
+        }
+    }
+
+    fn user_confirm(&mut self, cx: &Cx<'_>, turn: &str, sink: &mut Sink<'_>) {
+        let Some(step) = cx.step_id else { return };
+        let message = get_str(cx.content, "message").unwrap_or("Please confirm");
+        let ty = get_str(cx.content, "confirmation_type").unwrap_or("approve");
+        let input_type = match ty {
+            "approve" => "confirmation",
+            "select" => "selection",
+            "input" => "clarification",
+            other => {
+                sink.warn(
+                    DiagCode::InvalidEnum,
+                    format!("confirmation_type {other:?} is not one of approve, select, input (taken as approve)"),
+                    "$.content.confirmation_type",
+                );
+                "confirmation"
+            }
+        };
+        let mut m = Obj::new();
+        m.str("blockedBy", "user");
+        self.status(cx, turn, "waiting-input", Some(message), m, sink);
+        self.open_inputs.insert(step, turn.to_owned());
+        let mut e = Obj::event("input-required", cx.ctx, turn);
+        e.str("inputId", step)
+            .bool("requireUser", true)
+            .str("inputType", input_type)
+            .str("prompt", message)
+            .opt_value(
+                "options",
+                get(cx.content, "options").filter(|o| o.as_array().is_some()),
+            )
+            .str("timestamp", cx.ts);
+        let mut m = Obj::new();
+        if let Some(t) = get_num(cx.meta, "timeout_seconds").filter(|t| *t >= 0.0) {
+            m.num("timeout", t);
+        }
+        if get_bool(cx.meta, "critical") == Some(true) {
+            m.str("urgency", "high");
+        }
+        let mut a = cx.myagent(&["timeout_seconds"]);
+        a.str("confirmationType", ty);
+        m.obj("myagent", a);
+        e.obj("metadata", m);
+        sink.event(e.finish());
+    }
+
+    fn system_event(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        match cx.event {
+            "system.connected" => {
+                if let Some(c) = get_str(Some(v), "connection_id") {
+                    self.connection_id = Some(c.to_owned());
+                }
+                if let Some(s) = get_str(cx.content, "server_version") {
+                    self.server_version = Some(s.to_owned());
+                }
+                let kind = format!("internal:myagent:{}", cx.event);
+                sink.event(unknown_event(&kind, Some(cx.ctx), None, v));
+            }
+            "system.error" => {
+                let msg = cx.content.and_then(Value::as_str).unwrap_or("system error");
+                let code = get_str(cx.meta, "error_code").unwrap_or("?");
+                let severity = match get_str(cx.meta, "severity") {
+                    Some("error") => Severity::Error,
+                    _ => Severity::Warning,
+                };
+                sink.diag(
+                    DiagCode::AgentError,
+                    severity,
+                    format!("system error {code}: {msg}"),
+                    "$.content",
+                );
+            }
+            other => {
+                sink.event(unknown_event(
+                    &format!("myagent:{other}"),
+                    Some(cx.ctx),
+                    None,
+                    v,
+                ));
+            }
+        }
+    }
+
+    fn error_event(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let text = cx.content.and_then(Value::as_str).unwrap_or("");
+        let code = get_str(cx.meta, "error_code").unwrap_or("?");
+        let recoverable = get_bool(cx.meta, "recoverable");
+        let attempt = get_num(cx.meta, "attempt");
+        let max = get_num(cx.meta, "max_attempts");
+        let (status, message, diag): (&str, String, bool) = match cx.event {
+            "error.validation" | "error.execution" => {
+                let fatal = recoverable == Some(false);
+                (
+                    if fatal { "failed" } else { "working" },
+                    format!("{code}: {text}"),
+                    true,
+                )
+            }
+            "error.timeout" => {
+                let left = matches!((attempt, max), (Some(a), Some(m)) if a < m);
+                let msg = match (attempt, max) {
+                    (Some(a), Some(m)) => format!("{code}: {text} (attempt {a} of {m})"),
+                    _ => format!("{code}: {text}"),
+                };
+                (if left { "working" } else { "failed" }, msg, true)
+            }
+            "error.retry" => {
+                let err = get_str(cx.meta, "error").unwrap_or(text);
+                let msg = match (attempt, max, get_num(cx.meta, "delay_ms")) {
+                    (Some(a), Some(m), Some(d)) => format!("retry {a} of {m} in {d} ms: {err}"),
+                    (Some(a), Some(m), None) => format!("retry {a} of {m}: {err}"),
+                    _ => format!("retry: {err}"),
+                };
+                ("working", msg, false)
+            }
+            "error.recovery_started" => {
+                let action = get_str(cx.meta, "recovery_action").unwrap_or(text);
+                ("working", format!("recovering: {action}"), false)
+            }
+            "error.recovery_success" => ("working", "recovered".to_owned(), false),
+            "error.recovery_failed" => {
+                let orig = get_str(cx.meta, "original_error").unwrap_or(text);
+                ("failed", format!("recovery failed: {orig}"), true)
+            }
+            other => {
+                sink.warn(
+                    DiagCode::AgentError,
+                    format!("{other} {code}: {text}"),
+                    "$.content",
+                );
+                return;
+            }
+        };
+        let turn = self.turn(cx, None, sink);
+        if diag {
+            sink.warn(
+                DiagCode::AgentError,
+                format!("{}: {message}", cx.event),
+                "$.content",
+            );
+        }
+        let mut m = Obj::new();
+        if status == "failed" {
+            m.str("reason", if text.is_empty() { &message } else { text });
+        }
+        let mut a = cx.myagent(&[]);
+        a.opt_value("content", cx.content);
+        m.obj("myagent", a);
+        self.status(cx, &turn, status, Some(&message), m, sink);
+        if status == "failed" {
+            self.end_turn();
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Unit tests of the dialect layer: the steps one event becomes. Whole recordings, the session
+//! integration and the response builders are tested in `tests/dialects.rs`.
+
+use super::*;
+
+fn decode(d: &mut DialectDecoder, data: &str) -> Output {
+    let mut out = Output::default();
+    assert_eq!(d.decode(data, "", 0, &mut out), Route::Translated, "{data}");
+    out
+}
+
+fn events(out: &Output) -> Vec<crate::json::OwnedValue> {
+    out.steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Event(j) => Some(
+                crate::json::parse(j)
+                    .map(|v| v.into_owned())
+                    .unwrap_or_default(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+fn kinds(out: &Output) -> Vec<String> {
+    out.steps
+        .iter()
+        .map(|s| match s {
+            Step::Event(j) => crate::json::parse(j)
+                .ok()
+                .and_then(|v| v.get("kind").and_then(Value::as_str).map(str::to_owned))
+                .unwrap_or_default(),
+            Step::ResetContent(t) => format!("reset-content {t}"),
+            Step::ResetArtifact(a) => format!("reset-artifact {a}"),
+        })
+        .collect()
+}
+
+#[test]
+fn canonical_choice_never_parses() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::Canonical));
+    let mut out = Output::default();
+    assert_eq!(
+        d.decode("{not even json", "", 0, &mut out),
+        Route::Canonical
+    );
+    assert_eq!(d.dialect(), Some(Dialect::Canonical));
+}
+
+#[test]
+fn auto_locks_on_the_first_telling_event_only() {
+    let mut d = DialectDecoder::new(DialectChoice::Auto);
+    let mut out = Output::default();
+    // Not JSON, not an object, `internal:*`: left to the canonical decoder, nothing locked.
+    for data in [
+        "nope",
+        "[1]",
+        r#"{"kind":"internal:checkpoint","taskId":"t","iteration":1}"#,
+    ] {
+        assert_eq!(d.decode(data, "", 0, &mut out), Route::Canonical);
+        assert_eq!(d.dialect(), None);
+    }
+    let out = decode(
+        &mut d,
+        r#"{"type":"session_started","session_id":"s","event_id":"e","timestamp":"2024-01-01T12:00:00Z","payload":{}}"#,
+    );
+    assert_eq!(d.dialect(), Some(Dialect::Unified));
+    assert_eq!(kinds(&out), ["task-created", "task-status"]);
+    // Canonical events stay welcome once a dialect is known.
+    let mut out = Output::default();
+    assert_eq!(
+        d.decode(r#"{"kind":"internal:checkpoint","contextId":"s","taskId":"s","iteration":1,"timestamp":"2024-01-01T12:00:00Z"}"#, "", 1, &mut out),
+        Route::Canonical
+    );
+}
+
+const ART: &str = r#"{"kind":"artifact-update","taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"kind":"text","text":"T"}]},"append":APPEND,"lastChunk":LAST}"#;
+
+fn art(append: bool, last: bool) -> String {
+    ART.replace("APPEND", &append.to_string())
+        .replace("LAST", &last.to_string())
+}
+
+#[test]
+fn a2a_replacing_the_answer_resets_the_content() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    assert_eq!(
+        kinds(&decode(&mut d, &art(false, false))),
+        ["task-created", "content-delta"]
+    );
+    assert_eq!(kinds(&decode(&mut d, &art(true, false))), ["content-delta"]);
+    let out = decode(&mut d, &art(false, true));
+    assert_eq!(kinds(&out), ["reset-content t", "content-delta"]);
+    assert_eq!(
+        events(&out)[0].get("index").and_then(Value::as_f64),
+        Some(0.0)
+    );
+    let out = decode(&mut d, &art(true, false));
+    assert_eq!(
+        out.diagnostics.first().map(|x| x.code),
+        Some(DiagCode::ChunkAfterComplete)
+    );
+    assert!(out.steps.is_empty());
+}
+
+#[test]
+fn a2a_mixed_parts_go_to_sibling_artifacts_and_files_close_with_the_task() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    let out = decode(
+        &mut d,
+        r#"{"kind":"artifact-update","taskId":"t","contextId":"c","artifact":{"artifactId":"r","name":"report","parts":[{"kind":"file","file":{"bytes":"QQ=="}},{"kind":"data","data":{"n":1}},{"kind":"text","text":"hi"}]}}"#,
+    );
+    let ev = events(&out);
+    let ids: Vec<(&str, &str)> = ev
+        .iter()
+        .filter_map(|e| Some((e.get("kind")?.as_str()?, e.get("artifactId")?.as_str()?)))
+        .collect();
+    // The first text artifact of a task is its answer even when it rides along as a sibling.
+    assert_eq!(ids, [("file-write", "r"), ("data-write", "r#data")]);
+    assert_eq!(
+        kinds(&out).last().map(String::as_str),
+        Some("content-delta")
+    );
+    let out = decode(
+        &mut d,
+        r#"{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"completed"},"final":true}"#,
+    );
+    assert_eq!(kinds(&out), ["file-write", "task-status"]);
+    assert_eq!(
+        events(&out)[0].get("complete").and_then(Value::as_bool),
+        Some(true)
+    );
+}
+
+#[test]
+fn a2a_wrapped_canonical_events_pass_through() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    let out = decode(
+        &mut d,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"kind":"internal:llm-call","taskId":"t","iteration":1,"timestamp":"2025-10-30T10:00:00Z"}}"#,
+    );
+    assert_eq!(kinds(&out), ["internal:llm-call"]);
+    assert!(out.diagnostics.is_empty());
+}
+
+#[test]
+fn missing_timestamps_use_the_embedder_clock() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    d.set_now_ms(Some(1_762_425_000_123));
+    let out = decode(&mut d, &art(false, false));
+    assert_eq!(
+        events(&out)[0].get("timestamp").and_then(Value::as_str),
+        Some("2025-11-06T10:30:00.123Z")
+    );
+}
+
+#[test]
+fn acp_development_tool_metadata_under_the_extension_uri() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::Acp));
+    let out = decode(
+        &mut d,
+        r#"{"event":"status_change","task_id":"t","timestamp":"2025-10-30T13:40:00Z","data":{"old_state":"working","new_state":"working","metadata":{"https://developers.google.com/gemini/a2a/extensions/development-tool/v1":{"kind":"TOOL_CALL_UPDATE","tool_call":{"tool_call_id":"tc","status":"executing","tool_name":"bash"}}}}}"#,
+    );
+    assert_eq!(kinds(&out), ["task-created", "task-status", "tool-start"]);
+    let out = decode(
+        &mut d,
+        r#"{"event":"status_change","task_id":"t","timestamp":"2025-10-30T13:40:01Z","data":{"old_state":"working","new_state":"working","metadata":{"development-tool":{"kind":"tool_call_update","tool_call":{"tool_call_id":"tc","status":"cancelled","result":{"message":"User cancelled confirmation"}}}}}}"#,
+    );
+    // Same state: no status; the tool call ends.
+    assert_eq!(kinds(&out), ["tool-complete"]);
+    assert_eq!(
+        events(&out)[0].get("error").and_then(Value::as_str),
+        Some("User cancelled confirmation")
+    );
+}
+
+#[test]
+fn myagent_replays_and_heartbeats_produce_nothing() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::MyAgent));
+    let frame = r#"{"session_id":"s","event":"agent.partial_answer","content":"x","seq":5}"#;
+    let first = decode(&mut d, frame);
+    assert_eq!((first.seq, first.duplicate), (Some(5), false));
+    let again = decode(&mut d, frame);
+    assert_eq!((again.seq, again.duplicate), (Some(5), true));
+    assert!(again.steps.is_empty() && again.diagnostics.is_empty());
+    let hb = decode(
+        &mut d,
+        r#"{"session_id":"s","event":"system.heartbeat","metadata":{"seq":1}}"#,
+    );
+    assert!(hb.steps.is_empty() && hb.seq.is_none());
+    let m = d.myagent().expect("myagent");
+    assert_eq!((m.heartbeats(), m.last_seq(), m.unacked()), (1, Some(5), 1));
+}
+
+#[test]
+fn unknown_dialect_events_are_kept_whole() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::Acp));
+    let out = decode(
+        &mut d,
+        r#"{"event":"quota_warning","task_id":"t","data":{"left":3}}"#,
+    );
+    let ev = events(&out);
+    assert_eq!(
+        ev[0].get("kind").and_then(Value::as_str),
+        Some("acp:quota_warning")
+    );
+    assert_eq!(
+        ev[0]
+            .get("data")
+            .and_then(|x| x.get("left"))
+            .and_then(Value::as_f64),
+        Some(3.0)
+    );
+}
