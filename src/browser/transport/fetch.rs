@@ -5,8 +5,8 @@
 //! resume request (a GET), and without one an interruption fails with code `interrupted`.
 //! A clean end of stream before every root task is terminal counts as an interruption.
 
-use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN, RECONNECTING};
-use crate::browser::global::{fetch_request, now_ms, online, wait, Interval};
+use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
+use crate::browser::global::{fetch_request, now_ms, Interval};
 use crate::client::reconnect::{classify_response, ResponseVerdict};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -185,42 +185,19 @@ pub async fn run(sh: Rc<Shared>) {
                     );
                     return;
                 }
-                if delivered {
-                    attempt = 0;
-                }
-                attempt += 1;
-                let policy = &sh.opts.policy;
-                if attempt > policy.max_attempts {
-                    sh.shutdown(
-                        FAILED,
-                        &format!("{reason}; gave up after {} attempts", attempt - 1),
-                        Some("gave-up"),
-                    );
-                    return;
-                }
                 let _ = sh.store.reset_stream();
                 let server_retry = sh.store.retry().ok().flatten();
-                let delay = policy.delay_ms(
-                    attempt,
-                    server_retry,
-                    retry_after_ms,
-                    js_sys::Math::random(),
-                );
-                if let Ok(mut c) = sh.conn.try_borrow_mut() {
-                    c.attempt = attempt;
-                }
-                sh.set_state(
-                    RECONNECTING,
-                    &format!(
-                        "{reason}; reconnecting in {} ms (attempt {attempt})",
-                        delay.round()
-                    ),
-                    None,
-                );
-                wait(&sh.wait, delay, false).await;
-                while !sh.ended() && !online() {
-                    sh.set_state(RECONNECTING, "offline; waiting for the network", None);
-                    wait(&sh.wait, 0.0, true).await;
+                if !sh
+                    .back_off(
+                        &mut attempt,
+                        delivered,
+                        &reason,
+                        server_retry,
+                        retry_after_ms,
+                    )
+                    .await
+                {
+                    return;
                 }
                 resumed = true;
             }

@@ -248,6 +248,53 @@ impl Shared {
         }
     }
 
+    /// One reconnect step shared by the fetch and WebSocket loops: counts the attempt (reset
+    /// when the failed connection had delivered events), gives up with `gave-up` past
+    /// `maxAttempts`, else shows `reconnecting`, waits the backoff delay (the server's `retry:`
+    /// as base, `Retry-After` as a floor) and, while offline, the `online` event. Returns
+    /// `false` when the loop must stop.
+    pub async fn back_off(
+        &self,
+        attempt: &mut u32,
+        delivered: bool,
+        reason: &str,
+        server_retry_ms: Option<f64>,
+        retry_after_ms: Option<f64>,
+    ) -> bool {
+        if delivered {
+            *attempt = 0;
+        }
+        *attempt += 1;
+        let n = *attempt;
+        let policy = &self.opts.policy;
+        if n > policy.max_attempts {
+            self.shutdown(
+                FAILED,
+                &format!("{reason}; gave up after {} attempts", n - 1),
+                Some("gave-up"),
+            );
+            return false;
+        }
+        let delay = policy.delay_ms(n, server_retry_ms, retry_after_ms, js_sys::Math::random());
+        if let Ok(mut c) = self.conn.try_borrow_mut() {
+            c.attempt = n;
+        }
+        self.set_state(
+            RECONNECTING,
+            &format!(
+                "{reason}; reconnecting in {} ms (attempt {n})",
+                delay.round()
+            ),
+            None,
+        );
+        super::global::wait(&self.wait, delay, false).await;
+        while !self.ended() && !super::global::online() {
+            self.set_state(RECONNECTING, "offline; waiting for the network", None);
+            super::global::wait(&self.wait, 0.0, true).await;
+        }
+        !self.ended()
+    }
+
     /// `true` when every root task reached a terminal state (no more events expected).
     pub fn run_finished(&self) -> bool {
         self.store

@@ -3,8 +3,7 @@
 //! the socket closes before every root task is terminal. (Resume over WebSocket is the
 //! dialect's business: myagent's `user.reconnect` with `last_seq`.)
 
-use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN, RECONNECTING};
-use crate::browser::global::{online, wait};
+use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -58,36 +57,12 @@ pub async fn run(sh: Rc<Shared>) {
             sh.shutdown(CLOSED, "the run finished", None);
             return;
         }
-        if ended.delivered {
-            attempt = 0;
-        }
-        attempt += 1;
-        let policy = &sh.opts.policy;
         let reason = format!("socket closed ({} {})", ended.code, ended.reason);
-        if attempt > policy.max_attempts {
-            sh.shutdown(
-                FAILED,
-                &format!("{reason}; gave up after {} attempts", attempt - 1),
-                Some("gave-up"),
-            );
+        if !sh
+            .back_off(&mut attempt, ended.delivered, &reason, None, None)
+            .await
+        {
             return;
-        }
-        let delay = policy.delay_ms(attempt, None, None, js_sys::Math::random());
-        if let Ok(mut c) = sh.conn.try_borrow_mut() {
-            c.attempt = attempt;
-        }
-        sh.set_state(
-            RECONNECTING,
-            &format!(
-                "{reason}; reconnecting in {} ms (attempt {attempt})",
-                delay.round()
-            ),
-            None,
-        );
-        wait(&sh.wait, delay, false).await;
-        while !sh.ended() && !online() {
-            sh.set_state(RECONNECTING, "offline; waiting for the network", None);
-            wait(&sh.wait, 0.0, true).await;
         }
     }
 }
