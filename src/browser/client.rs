@@ -569,21 +569,25 @@ impl ClientInner {
         input_id: &str,
         value: &str,
         by_agent: bool,
+        reason: Option<&str>,
     ) -> js_sys::Promise {
-        match self.prepare_input(input_id, value, by_agent) {
+        match self.prepare_input(input_id, value, by_agent, reason) {
             Err(e) => rejected(e),
-            Ok((t, body)) => {
-                let me = self.clone();
-                let id = input_id.to_owned();
-                future_to_promise(async move {
-                    let r = me.clone().send(t, body).await;
-                    if r.is_err() {
-                        me.unmark_sent(&id);
-                    }
-                    r.map(|_| JsValue::UNDEFINED)
-                })
-            }
+            Ok((t, body)) => self.send_marked(t, body),
         }
+    }
+
+    /// Sends an answer already marked as sent; a failed send unmarks it so it can be retried.
+    fn send_marked(self: &Rc<Self>, t: Target, body: String) -> js_sys::Promise {
+        let me = self.clone();
+        future_to_promise(async move {
+            let id = t.id.clone();
+            let r = me.clone().send(t, body).await;
+            if r.is_err() {
+                me.unmark_sent(&id);
+            }
+            r.map(|_| JsValue::UNDEFINED)
+        })
     }
 
     fn prepare_input(
@@ -591,6 +595,7 @@ impl ClientInner {
         input_id: &str,
         value: &str,
         by_agent: bool,
+        reason: Option<&str>,
     ) -> Result<(Target, String), JsValue> {
         check_alive()?;
         if self.closed.get() {
@@ -669,6 +674,11 @@ impl ClientInner {
             body.push_str(",\"userId\":");
             write_str(&mut body, u);
         }
+        if let Some(r) = reason {
+            // The reason rides along in the body, next to the value.
+            body.push_str(",\"reason\":");
+            write_str(&mut body, r);
+        }
         body.push('}');
         Ok((
             Target {
@@ -713,7 +723,7 @@ impl ClientInner {
             let handled = match value {
                 Ok(v) if !v.is_undefined() => match to_json(&v) {
                     Ok(text) => {
-                        let p = me.respond_json(&id, &text, true);
+                        let p = me.respond_json(&id, &text, true, None);
                         match JsFuture::from(p).await {
                             Ok(_) => true,
                             Err(e) => {
@@ -960,7 +970,7 @@ impl AgentClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn respond(&self, input_id: &str, value: JsValue) -> js_sys::Promise {
         match to_json(&value) {
-            Ok(text) => self.inner.respond_json(input_id, &text, false),
+            Ok(text) => self.inner.respond_json(input_id, &text, false, None),
             Err(e) => rejected(e),
         }
     }
@@ -1098,21 +1108,15 @@ impl AgentClient {
                 &[],
             ));
         }
-        let me = inner.clone();
-        let id = auth_id.to_owned();
-        let t = Target {
-            kind: "auth",
-            id: id.clone(),
-            task_id,
-            context_id,
-        };
-        future_to_promise(async move {
-            let r = me.clone().send(t, body).await;
-            if r.is_err() {
-                me.unmark_sent(&id);
-            }
-            r.map(|_| JsValue::UNDEFINED)
-        })
+        inner.send_marked(
+            Target {
+                kind: "auth",
+                id: auth_id.to_owned(),
+                task_id,
+                context_id,
+            },
+            body,
+        )
     }
 
     /// Asks the agent to cancel task `taskId` (the task ends when the server says `canceled`).
@@ -1206,28 +1210,8 @@ impl AgentClient {
             },
             yes,
         );
-        if let Some(r) = reason {
-            // The reason rides along in the body, next to the value.
-            return match self.inner.prepare_input(input_id, &value, false) {
-                Err(e) => rejected(e),
-                Ok((t, mut body)) => {
-                    body.pop();
-                    body.push_str(",\"reason\":");
-                    write_str(&mut body, &r);
-                    body.push('}');
-                    let me = self.inner.clone();
-                    let id = input_id.to_owned();
-                    future_to_promise(async move {
-                        let res = me.clone().send(t, body).await;
-                        if res.is_err() {
-                            me.unmark_sent(&id);
-                        }
-                        res.map(|_| JsValue::UNDEFINED)
-                    })
-                }
-            };
-        }
-        self.inner.respond_json(input_id, &value, false)
+        self.inner
+            .respond_json(input_id, &value, false, reason.as_deref())
     }
 }
 
