@@ -17,8 +17,10 @@ as_root() {
 }
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive
-  as_root apt-get update -qq
-  as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  # Wait for a concurrent apt/dpkg (another set-up, unattended upgrades) instead of failing.
+  local wait=(-o DPkg::Lock::Timeout=600)
+  as_root apt-get "${wait[@]}" update -qq
+  as_root apt-get "${wait[@]}" install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 # The wasm-bindgen CLI must equal the crate's wasm-bindgen exactly; Cargo.lock is the source of truth.
