@@ -2,16 +2,18 @@
 # Browser client tests from JavaScript: stages the built package (pkg/web) and tests/e2e/ into
 # target/e2e-www/, starts the scenario server serving it (same origin as the API, under the
 # server's strict CSP), and runs tests/e2e/run.mjs with playwright-core + /usr/bin/chromium.
-# Needs scripts/build-pkg.sh to have run. Arguments: a test-name filter; `--bench` runs the
-# transport throughput benchmark (tests/e2e/transport.bench.js) instead of the tests.
+# Needs scripts/build-pkg.sh to have run. Tests: client.test.js, hostile.test.js (faults) and the
+# short soak of soak.test.js. Arguments: a test-name filter; `--bench` runs the transport
+# throughput benchmark (tests/e2e/transport.bench.js) instead; `--soak` the long soak
+# (soak.test.js longTests: 1,000,000 events, 1,000 connect/close cycles; several minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 [ -f pkg/web/agentwire.js ] || { echo "pkg/web missing: run scripts/build-pkg.sh" >&2; exit 1; }
 www=target/e2e-www
 rm -rf "$www" && mkdir -p "$www/pkg" "$www/e2e"
-cp pkg/web/agentwire.js pkg/web/agentwire_bg.wasm "$www/pkg/"
-cp tests/e2e/index.html tests/e2e/harness.js tests/e2e/client.test.js tests/e2e/transport.bench.js "$www/e2e/"
+cp -r pkg/web/. "$www/pkg/"   # the glue, the wasm and the glue's snippets/
+cp tests/e2e/index.html tests/e2e/*.js "$www/e2e/"
 # The README's quick start, run as is (only the package specifier points at the staged build).
 awk '/<!-- quickstart/{f=1;next} f&&/^```ts/{c=1;next} c&&/^```/{exit} c{print}' README.md \
   | sed 's|from "agentwire"|from "/pkg/agentwire.js"|' > "$www/e2e/readme-quickstart.js"

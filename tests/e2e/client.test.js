@@ -451,3 +451,6 @@ export const tests = {
     client.close();
   },
 };
+
+// Shared with the hostile-server and soak suites (hostile.test.js, soak.test.js).
+export { sleep, assert, eq, until, ended, recordStates, comparable, sameState, runInfo, FAST };

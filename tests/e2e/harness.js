@@ -2,10 +2,15 @@
 // runner (tests/e2e/run.mjs), which calls window.__run(name) for each name in window.__tests.
 import init, * as aw from "/pkg/agentwire.js";
 import { tests as clientTests } from "./client.test.js";
+import { tests as hostileTests } from "./hostile.test.js";
+import { tests as soakTests, longTests as longSoakTests } from "./soak.test.js";
 import { benches } from "./transport.bench.js";
 
-// ?bench runs the benchmarks instead of the tests.
-const tests = new URLSearchParams(location.search).has("bench") ? benches : clientTests;
+// ?bench runs the benchmarks instead of the tests; ?soak the long soak (tests/e2e/soak.test.js).
+const params = new URLSearchParams(location.search);
+const tests = params.has("bench") ? benches
+  : params.has("soak") ? longSoakTests
+  : { ...clientTests, ...hostileTests, ...soakTests };
 
 await init();
 window.__tests = Object.keys(tests);

@@ -1,7 +1,8 @@
-// Runs the browser client tests (tests/e2e/client.test.js) in headless Chromium against the
+// Runs the browser client tests (tests/e2e/client.test.js, hostile.test.js, the short soak of
+// soak.test.js) in headless Chromium against the
 // scenario server that serves the page (scripts/e2e-tests.sh stages pkg/web and this folder
 // and starts it). Prints one line per test and exits 1 if any failed.
-//   node tests/e2e/run.mjs http://127.0.0.1:PORT [name-filter]
+//   node tests/e2e/run.mjs http://127.0.0.1:PORT [name-filter] [--bench | --soak]
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +13,8 @@ const { chromium } = require("playwright-core");
 
 const args = process.argv.slice(2);
 const bench = args.includes("--bench");
-const [base, only] = args.filter((a) => a !== "--bench");
+const soak = args.includes("--soak"); // the long soak (soak.test.js longTests): no per-test time limit below 1 h
+const [base, only] = args.filter((a) => a !== "--bench" && a !== "--soak");
 if (!base) {
   console.error("usage: node tests/e2e/run.mjs http://127.0.0.1:PORT [filter]");
   process.exit(2);
@@ -20,7 +22,9 @@ if (!base) {
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    // Memory measurements (hostile.test.js, soak.test.js): exact performance.memory, gc().
+    "--enable-precise-memory-info", "--js-flags=--expose-gc"],
 });
 let failed = 0, passed = 0;
 try {
@@ -28,7 +32,8 @@ try {
   const problems = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error") problems.push(`console.error: ${m.text()}`); });
-  await page.goto(`${base}/e2e/index.html${bench ? "?bench" : ""}`);
+  page.on("console", (m) => { if (soak && m.type() === "log") console.log(`  ${m.text()}`); });
+  await page.goto(`${base}/e2e/index.html${bench ? "?bench" : soak ? "?soak" : ""}`);
   await page.waitForFunction(() => window.__ready === true, null, { timeout: 30_000 });
   const names = (await page.evaluate(() => window.__tests)).filter((n) => !only || n.includes(only));
   for (const name of names) {
@@ -36,7 +41,7 @@ try {
     problems.length = 0;
     const r = await Promise.race([
       page.evaluate((n) => window.__run(n), name),
-      new Promise((res) => setTimeout(() => res({ ok: false, error: "timed out" }), bench ? 600_000 : 60_000)),
+      new Promise((res) => setTimeout(() => res({ ok: false, error: "timed out" }), bench ? 600_000 : soak ? 3_600_000 : 120_000)),
     ]);
     const ms = Date.now() - t0;
     // Errors a test expects are reported through reportError; only unexpected ones fail it.

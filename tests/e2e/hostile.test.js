@@ -1,0 +1,466 @@
+// The hostile-server suite: the built package in headless Chromium against the scenario server's
+// fault injection (scenario-server/README.md, "Faults"), each case asserting what a user of the
+// page needs (same state as a clean run, diagnostics instead of exceptions, bounded memory, no
+// retry storm, no busy loop, nothing unsafe opened). What client.test.js already covers is not
+// repeated here: a single drop + dup resume, restart, POST resume, 204/500/429/401 states,
+// wrong content-type, the silent server, the xss scenario's javascript: auth URL.
+//
+// Memory: a test that measures memory runs on a fresh instance of the package (its own wasm
+// memory: `import("/pkg/agentwire.js?instance=N")`), and reads the JS heap after a full GC (the
+// runner starts Chromium with --js-flags=--expose-gc and --enable-precise-memory-info).
+
+import { sleep, assert, eq, until, ended, recordStates, comparable, sameState, runInfo, FAST } from "./client.test.js";
+
+const uid = Math.random().toString(36).slice(2, 8);
+/** A run id unique to this page load (the server keeps runs between test runs). */
+const runId = (name) => `${name}-${uid}`;
+const MiB = 1 << 20;
+
+/** A finished clean run of `query` (the reference a faulty run must match). */
+async function reference(aw, query) {
+  const c = new aw.AgentClient({ url: `/api/stream?${query}` });
+  await until(() => ended(c), "the reference run", 60_000);
+  eq(c.connection.state, "closed", `reference: ${c.connection.reason}`);
+  return c;
+}
+
+/** Starts `query` with `faults` (and client options) and waits until the connection ended. */
+async function faulty(aw, query, faults, options = {}, ms = 60_000) {
+  const client = new aw.AgentClient({ url: `/api/stream?${query}&faults=${faults}`, reconnect: FAST, ...options });
+  const states = recordStates(client);
+  await until(() => ended(client), `the run with ${faults}`, ms);
+  return { client, states };
+}
+
+const stats = (client) => JSON.parse(client.store.stateJson()).stats;
+const codes = (client) => client.getSnapshot().diagnostics.map((d) => d.code);
+/** Tasks and artifacts only (diagnostics compared separately). */
+function sameTasks(a, b, msg) {
+  const strip = (s) => JSON.stringify({ ...JSON.parse(s), diagnostics: [] });
+  const x = strip(comparable(a)), y = strip(comparable(b));
+  if (x !== y) {
+    let i = 0;
+    while (i < x.length && x[i] === y[i]) i++;
+    throw new Error(`${msg}: differ at ${i}: …${x.slice(Math.max(0, i - 80), i + 120)}… vs …${y.slice(Math.max(0, i - 80), i + 120)}…`);
+  }
+}
+
+/** The SSE events of a clean run as `[{id, kind, data}]` (to pick ids for `lose=`). */
+async function cleanEvents(query) {
+  const text = await (await fetch(`/api/stream?${query}`)).text();
+  const out = [];
+  for (const block of text.split("\n\n")) {
+    const id = block.match(/^id: (\d+)$/m)?.[1];
+    const data = block.match(/^data: (.*)$/m)?.[1];
+    if (id !== undefined && data) out.push({ id: Number(id), ...JSON.parse(data) });
+  }
+  return { text, events: out };
+}
+
+let instances = 0;
+/** A fresh instance of the package with its own wasm memory. */
+async function freshInstance() {
+  const aw = await import(`/pkg/agentwire.js?instance=${++instances}`);
+  const wasm = await aw.default();
+  return { aw, wasmBytes: () => wasm.memory.buffer.byteLength };
+}
+
+/** JS heap in use after a full GC (NaN where the browser does not say). */
+async function jsHeap() {
+  for (let i = 0; i < 2; i++) {
+    if (typeof gc === "function") gc();
+    await sleep(0);
+  }
+  return performance.memory ? performance.memory.usedJSHeapSize : NaN;
+}
+
+/** Counts the reads of fetch bodies and their bytes (wraps ReadableStreamDefaultReader.read). */
+function meterReads() {
+  const proto = ReadableStreamDefaultReader.prototype;
+  const orig = proto.read;
+  const m = { reads: 0, bytes: 0, restore: () => { proto.read = orig; } };
+  proto.read = function read() {
+    m.reads++;
+    return orig.call(this).then((r) => {
+      if (r && r.value) m.bytes += r.value.byteLength;
+      return r;
+    });
+  };
+  return m;
+}
+
+/** Counts `fetch` calls whose URL contains `needle`. */
+function meterFetch(needle) {
+  const orig = window.fetch;
+  const m = { calls: 0, restore: () => { window.fetch = orig; } };
+  window.fetch = function fetch(input, init) {
+    const url = typeof input === "string" ? input : input.url;
+    if (String(url).includes(needle)) m.calls++;
+    return orig.call(this, input, init);
+  };
+  return m;
+}
+
+/** Resolves when the client's connection ends (no polling timers). */
+const endOf = (client) => new Promise((resolve) => {
+  if (ended(client)) return resolve();
+  client.onConnectionChange((i) => { if (i.state === "closed" || i.state === "failed") resolve(); });
+});
+
+const MB = (n) => `${(n / MiB).toFixed(1)} MiB`;
+
+export const tests = {
+  /**
+   * Many cuts in the middle of an event (every 97 events, ~30 resumes), each resume re-sending
+   * the 3 events before the resume point: the state is the clean run's, every replayed event
+   * was recognised and ignored, and no text is duplicated.
+   */
+  async many_cuts_mid_event_resume_to_the_identical_state(aw) {
+    const q = "scenario=bulk&events=3000&seed=5&speed=0&retry=20";
+    const ref = await reference(aw, q);
+    const run = runId("cuts");
+    const { client, states } = await faulty(aw, `${q}&run=${run}`, "dropEvery=97,dup=3");
+    eq(client.connection.state, "closed", client.connection.reason);
+    sameState(client, ref, "state identical to the uninterrupted run (no duplicated text)");
+    const info = await runInfo(run);
+    const resumes = states.filter((s) => s === "reconnecting").length;
+    assert(resumes >= 30, `resumed ${resumes} times`);
+    eq(info.connections, resumes + 1, "one request per resume (server side)");
+    eq(stats(client).duplicatesIgnored, 3 * resumes, "the 3 replayed events of every resume were ignored");
+    eq(stats(client).eventsApplied, stats(ref).eventsApplied, "events applied once each");
+    const content = client.getSnapshot().tasks.map((t) => t.content).join("");
+    eq(content.length, ref.getSnapshot().tasks.map((t) => t.content).join("").length, "no text twice");
+    client.close();
+    ref.close();
+    return `${resumes} resumes, ${stats(client).duplicatesIgnored} replays ignored`;
+  },
+
+  /** The same over the browser's EventSource (it reconnects itself with Last-Event-ID). */
+  async eventsource_resumes_after_cuts_to_the_identical_state(aw) {
+    const q = "scenario=bulk&events=800&seed=6&speed=0&retry=20";
+    const ref = await reference(aw, q);
+    const run = runId("es-cuts");
+    const { client } = await faulty(aw, `${q}&run=${run}`, "dropEvery=150,dup=2", { transport: "eventsource" });
+    eq(client.connection.state, "closed", client.connection.reason);
+    sameState(client, ref, "state identical to the uninterrupted run");
+    const info = await runInfo(run);
+    assert(info.connections >= 5, `resumed: ${info.connections} connections`);
+    assert(stats(client).duplicatesIgnored >= 2 * (info.connections - 1), `replays ignored: ${JSON.stringify(stats(client))}`);
+    client.close();
+    ref.close();
+    return `${info.connections} connections`;
+  },
+
+  /** Restart from event 0 on every resume of a long run: detected as replays, applied once. */
+  async restart_from_zero_is_counted_as_replays_and_applied_once(aw) {
+    const q = "scenario=bulk&events=600&seed=8&speed=0&retry=20";
+    const ref = await reference(aw, q);
+    const run = runId("restart");
+    const { client, states } = await faulty(aw, `${q}&run=${run}`, "drop=400,restart");
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(states.filter((s) => s === "reconnecting").length, 1, `one resume: ${states}`);
+    sameState(client, ref, "nothing applied twice");
+    eq(stats(client).duplicatesIgnored, 400, "the 400 events already applied were recognised");
+    eq(stats(client).eventsApplied, stats(ref).eventsApplied, "events applied once each");
+    client.close();
+    ref.close();
+  },
+
+  /** Chunks permuted in windows of 8 (answer text, file chunks, dataset batches): put back in order. */
+  async shuffled_chunks_are_reassembled_in_order(aw) {
+    // (main, interactive, is covered by tests/demo: shuffle + malformed.)
+    for (const q of ["scenario=quick&seed=11&speed=0", "scenario=bulk&events=700&seed=3&speed=0"]) {
+      const ref = await reference(aw, q);
+      const { client } = await faulty(aw, q, "shuffle=8");
+      eq(client.connection.state, "closed", client.connection.reason);
+      sameState(client, ref, `${q}: same text, files and rows as the clean run`);
+      eq(codes(client), [], `${q}: no diagnostics`);
+      client.close();
+      ref.close();
+    }
+  },
+
+  /** One answer chunk never delivered: a chunk-gap warning names it, everything else is intact. */
+  async a_chunk_lost_for_good_gives_a_gap_diagnostic_and_the_rest_is_intact(aw) {
+    const q = "scenario=bulk&events=400&seed=4&speed=0";
+    const { events } = await cleanEvents(q);
+    const deltas = events.filter((e) => e.kind === "content-delta");
+    const lost = deltas.find((e) => e.index === 10 && e.taskId !== deltas[0].taskId);
+    assert(lost, "a content-delta with index 10 of the second sub-agent");
+    const ref = await reference(aw, q);
+    const { client } = await faulty(aw, q, `lose=${lost.id}`);
+    eq(client.connection.state, "closed", client.connection.reason);
+    const diags = client.getSnapshot().diagnostics;
+    const gap = diags.find((d) => d.code === "chunk-gap");
+    assert(gap, `a chunk-gap diagnostic: ${JSON.stringify(diags)}`);
+    eq(gap.taskId, lost.taskId, "about the task that lost a chunk");
+    assert(gap.message.includes("10"), `names the missing index: ${gap.message}`);
+    assert(diags.every((d) => d.severity === "warning"), `warnings only: ${JSON.stringify(diags)}`);
+    // Every other task is exactly the clean run's; the affected one keeps all its other text.
+    const mine = client.getSnapshot().tasks, theirs = ref.getSnapshot().tasks;
+    eq(mine.length, theirs.length, "task count");
+    for (let i = 0; i < theirs.length; i++) {
+      if (theirs[i].id === lost.taskId) {
+        const hurt = mine.find((t) => t.id === lost.taskId);
+        eq(hurt.status, "completed", "the task still completed");
+        const full = theirs[i].content;
+        assert(hurt.content === full || hurt.content === full.replace(lost.delta, "") || full.includes(hurt.content.slice(0, 20)),
+          `content kept: ${hurt.content.length} of ${full.length} chars`);
+      } else {
+        eq(mine.find((t) => t.id === theirs[i].id).content, theirs[i].content, `task ${theirs[i].id} intact`);
+      }
+    }
+    client.close();
+    ref.close();
+    return `lost id ${lost.id}: ${diags.map((d) => d.code).join(",")}`;
+  },
+
+  /**
+   * Malformed JSON, invalid UTF-8, an unknown kind and a field of the wrong type (fault
+   * `malformed`): the bad lines are diagnostics (errors: not applied), the unknown kind is
+   * delivered as an `unknown` event (forward compatibility, SPEC "Validation"), and the stream
+   * goes on, on the same connection, to the state of the clean run.
+   */
+  async malformed_json_invalid_utf8_unknown_kind_and_wrong_type_are_diagnostics(aw) {
+    const q = "scenario=quick&seed=3&speed=0";
+    const ref = await reference(aw, q);
+    const client = new aw.AgentClient({ url: `/api/stream?${q}&faults=malformed`, reconnect: FAST, autoConnect: false });
+    const states = recordStates(client);
+    const unknown = [];
+    client.onAny((e) => { if (e.kind === "unknown") unknown.push(e); });
+    client.connect();
+    await until(() => ended(client), "end");
+    eq(states, ["idle", "connecting", "open", "closed"], "the connection was never dropped");
+    sameTasks(client, ref, "tasks and artifacts as in the clean run");
+    const diags = client.getSnapshot().diagnostics;
+    const show = JSON.stringify(diags);
+    const at = (code, raw) => diags.filter((d) => d.code === code && raw.test(d.raw ?? ""));
+    eq(at("invalid-json", /^\{not json$/).length, 1, `{not json: ${show}`);
+    eq(at("invalid-json", /^\uFFFD\uFFFD$/).length, 1, `the FF FE line (invalid UTF-8, shown replaced): ${show}`);
+    eq(at("invalid-type", /"index":"seven"/).map((d) => [d.path, d.kind]), [["$.index", "content-delta"]], `wrong type: ${show}`);
+    eq(diags.length, 3, `one diagnostic per bad line: ${diags.map((d) => d.code)}`);
+    assert(diags.every((d) => d.severity === "error"), "errors: not applied");
+    eq(unknown.length, 1, "the unknown kind was delivered once");
+    eq(unknown[0].unknownKind ?? unknown[0].data?.kind, "future-kind", `as an unknown event: ${JSON.stringify(unknown[0])}`);
+    client.close();
+    ref.close();
+    return `${diags.map((d) => `${d.code}(${d.severity})`).join(", ")}; unknown event ${JSON.stringify(unknown[0]).slice(0, 80)}…`;
+  },
+
+  /**
+   * One 50 MiB event: with maxLineBytes/maxEventBytes at 1 MiB it is dropped with a limit
+   * diagnostic, the run completes as the clean one, and neither wasm memory nor the JS heap
+   * grows by anything near 50 MiB (bound: 8 × the limit).
+   */
+  async a_50_mib_event_gives_a_limit_diagnostic_with_bounded_memory(_aw) {
+    const limit = 1 * MiB;
+    const { aw, wasmBytes } = await freshInstance();
+    const q = "scenario=quick&seed=13&speed=0";
+    const ref = await reference(aw, q);
+    ref.close();
+    const wasm0 = wasmBytes(), heap0 = await jsHeap();
+    const reads = meterReads();
+    let peakHeap = heap0;
+    const sampler = setInterval(() => { peakHeap = Math.max(peakHeap, performance.memory?.usedJSHeapSize ?? 0); }, 20);
+    let client;
+    try {
+      ({ client } = await faulty(aw, q, "huge=50", { maxLineBytes: limit, maxEventBytes: limit }));
+    } finally {
+      clearInterval(sampler);
+      reads.restore();
+    }
+    eq(client.connection.state, "closed", client.connection.reason);
+    assert(reads.bytes > 50 * MiB, `the 50 MiB arrived: ${MB(reads.bytes)}`);
+    const diags = client.getSnapshot().diagnostics;
+    assert(diags.length === 1 && /too-long|too-large|limit/.test(diags[0].code), `one limit diagnostic: ${JSON.stringify(diags)}`);
+    sameTasks(client, ref, "the rest of the run as in the clean run");
+    const wasmGrowth = wasmBytes() - wasm0, heapGrowth = (await jsHeap()) - heap0;
+    assert(wasmGrowth <= 8 * limit, `wasm memory grew ${MB(wasmGrowth)} (bound ${MB(8 * limit)})`);
+    // (The peak between GCs is reported, not bounded: chunks already fed are garbage until collected.)
+    assert(!(heapGrowth > 8 * limit), `JS heap after +${MB(heapGrowth)}`);
+    client.close();
+    return `${diags[0].code}; wasm +${MB(wasmGrowth)}, JS heap peak +${MB(peakHeap - heap0)}, after +${MB(heapGrowth)}`;
+  },
+
+  /**
+   * A data line that never ends (64 KiB every 10 ms, forever): a limit diagnostic once the line
+   * passes maxLineBytes, then the bytes are skipped without being kept: wasm memory stays
+   * within 8 × the limit after 40 MiB; close() ends the request (the server sees it leave).
+   */
+  async an_endless_line_gives_a_limit_diagnostic_with_bounded_memory(_aw) {
+    const limit = 1 * MiB;
+    const { aw, wasmBytes } = await freshInstance();
+    const run = runId("endless");
+    const wasm0 = wasmBytes(), heap0 = await jsHeap();
+    const reads = meterReads();
+    const client = new aw.AgentClient({
+      url: `/api/stream?scenario=quick&seed=14&speed=0&run=${run}&faults=endless`,
+      maxLineBytes: limit, maxEventBytes: limit, reconnect: FAST,
+    });
+    let wasmAt = 0, diags = [];
+    try {
+      await until(() => client.getSnapshot().diagnostics.length > 0, "the limit diagnostic", 60_000);
+      diags = client.getSnapshot().diagnostics;
+      await until(() => reads.bytes > 40 * MiB, "40 MiB of the endless line", 60_000);
+      wasmAt = wasmBytes() - wasm0;
+    } finally {
+      reads.restore();
+    }
+    const heapGrowth = (await jsHeap()) - heap0;
+    assert(/too-long|limit/.test(diags[0].code), `limit diagnostic: ${JSON.stringify(diags)}`);
+    eq(client.connection.state, "open", "still connected (the line goes on)");
+    assert(client.getSnapshot().tasks.length >= 1, "the events before the line were applied");
+    assert(wasmAt <= 8 * limit, `wasm memory grew ${MB(wasmAt)} over ${MB(reads.bytes)} (bound ${MB(8 * limit)})`);
+    assert(!(heapGrowth > 8 * limit), `JS heap +${MB(heapGrowth)}`);
+    client.close();
+    let info = await runInfo(run);
+    for (let i = 0; i < 100 && info.liveConnections > 0; i++) { await sleep(50); info = await runInfo(run); }
+    eq(info.liveConnections, 0, "close() ended the request (server side)");
+    return `${diags[0].code} after ${MB(reads.bytes)} read; wasm +${MB(wasmAt)}, JS heap +${MB(heapGrowth)}`;
+  },
+
+  /** 401 fails at once with code `unauthorized`: one request, no retry (server and page agree). */
+  async http_401_is_one_request_and_a_clear_auth_error(aw) {
+    const run = runId("s401");
+    const fetches = meterFetch(run);
+    let client;
+    try {
+      ({ client } = await faulty(aw, `scenario=quick&speed=0&run=${run}`, "status=401:1"));
+      await sleep(1_000); // 5× FAST's longest backoff: a retry would have happened by now
+    } finally {
+      fetches.restore();
+    }
+    eq(client.connection.state, "failed", "failed");
+    eq(client.connection.code, "unauthorized", "typed code");
+    assert(/401/.test(client.connection.reason) && /credentials/.test(client.connection.reason), client.connection.reason);
+    eq(fetches.calls, 1, "one stream request from the page");
+    // status=401:1 fails only the first request: a retry would have opened the run.
+    eq((await fetch(`/api/runs/${run}`)).status, 404, "no second request reached the server");
+    client.close();
+  },
+
+  /** 500 three times: three retries with growing announced delays, then the stream opens. */
+  async http_500_is_retried_with_growing_backoff(aw) {
+    const run = runId("s500");
+    const { client, states } = await faulty(aw, `scenario=quick&speed=0&run=${run}`, "status=500:3",
+      { reconnect: { initialDelayMs: 30, maxDelayMs: 5_000, jitter: 0 } });
+    const reasons = [];
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(states.filter((s) => s === "reconnecting").length, 3, `three retries: ${states}`);
+    eq((await runInfo(run)).connections, 1, "the fourth request opened the stream");
+    client.close();
+    // The delays announced in the reasons ("…; reconnecting in N ms (attempt k)") grow.
+    const c2 = new aw.AgentClient({ url: `/api/stream?scenario=quick&speed=0&run=${runId("s500b")}&faults=status=500:3`, reconnect: { initialDelayMs: 30, maxDelayMs: 5_000, jitter: 0 } });
+    c2.onConnectionChange((i) => { if (i.state === "reconnecting") reasons.push(i.reason); });
+    await until(() => ended(c2), "end");
+    const delays = reasons.map((r) => Number(r.match(/in (\d+) ms/)?.[1]));
+    eq(delays.length, 3, `three announced delays: ${reasons}`);
+    assert(delays[0] >= 30 && delays[1] > delays[0] && delays[2] > delays[1], `growing: ${delays}`);
+    assert(reasons.every((r) => /HTTP 500/.test(r)), `reason names the status: ${reasons}`);
+    c2.close();
+    return delays.join(" → ") + " ms";
+  },
+
+  /** 429 with Retry-After: 1: the announced wait is at least the server's, not the 20 ms backoff. */
+  async http_429_announces_and_waits_the_retry_after(aw) {
+    const run = runId("s429");
+    const reasons = [];
+    const client = new aw.AgentClient({ url: `/api/stream?scenario=quick&speed=0&run=${run}&faults=status=429:1`, reconnect: FAST });
+    client.onConnectionChange((i) => { if (i.state === "reconnecting") reasons.push(i.reason); });
+    await until(() => ended(client), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(reasons.length, 1, `one retry: ${reasons}`);
+    assert(Number(reasons[0].match(/in (\d+) ms/)?.[1]) >= 1000, `waits Retry-After (1 s): ${reasons[0]}`);
+    eq((await runInfo(run)).connections, 1, "then one stream");
+    client.close();
+  },
+
+  /** 204: closed, and no second request ever reaches the server. */
+  async http_204_is_one_request(aw) {
+    const run = runId("s204");
+    const fetches = meterFetch(run);
+    let client;
+    try {
+      ({ client } = await faulty(aw, `scenario=quick&speed=0&run=${run}`, "status=204:1"));
+      await sleep(1_000);
+    } finally {
+      fetches.restore();
+    }
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(fetches.calls, 1, "one request");
+    eq((await fetch(`/api/runs/${run}`)).status, 404, "no second request reached the server");
+    client.close();
+  },
+
+  /**
+   * One byte every 10 ms: the same events as the clean run, and the page is not kept busy:
+   * one body read per byte at most, no timers created per byte, main thread mostly idle
+   * (long tasks under half of the time).
+   */
+  async slow_drip_gives_the_same_events_without_a_busy_loop(aw) {
+    const q = "scenario=bulk&events=6&seed=2&speed=0";
+    const { text } = await cleanEvents(q);
+    const ref = await reference(aw, q);
+    const reads = meterReads();
+    const st = window.setTimeout, si = window.setInterval;
+    let timers = 0;
+    window.setTimeout = function (...a) { timers++; return st.apply(this, a); };
+    window.setInterval = function (...a) { timers++; return si.apply(this, a); };
+    let long = 0, frames = 0, raf = true;
+    const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) long += e.duration; });
+    obs.observe({ type: "longtask" });
+    const tick = () => { frames++; if (raf) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    const t0 = performance.now();
+    let client;
+    try {
+      client = new aw.AgentClient({ url: `/api/stream?${q}&faults=drip=10`, reconnect: FAST });
+      await endOf(client);
+    } finally {
+      reads.restore();
+      window.setTimeout = st;
+      window.setInterval = si;
+      raf = false;
+      obs.disconnect();
+    }
+    const elapsed = performance.now() - t0;
+    eq(client.connection.state, "closed", client.connection.reason);
+    sameState(client, ref, "same state as the clean run");
+    assert(reads.bytes === text.length || reads.bytes >= text.length - 2, `every byte read: ${reads.bytes} of ${text.length}`);
+    assert(reads.reads <= reads.bytes + 3, `${reads.reads} reads for ${reads.bytes} bytes (no spinning)`);
+    assert(timers <= 3, `${timers} timers created while dripping`);
+    assert(long < elapsed / 2, `long tasks ${Math.round(long)} ms of ${Math.round(elapsed)} ms`);
+    client.close();
+    ref.close();
+    return `${reads.bytes} B in ${Math.round(elapsed)} ms: ${reads.reads} reads, ${timers} timers, long tasks ${Math.round(long)} ms, ${Math.round(frames / (elapsed / 1000))} frames/s`;
+  },
+
+  /**
+   * A quiet server that sends `: hb` comments every 100 ms (the run waits for the user) is
+   * alive: no reconnect with idleTimeoutMs 1500. The control run (heartbeats every 60 s) is
+   * reconnected by idle detection — so the test would see a reconnect.
+   */
+  async comment_heartbeats_count_as_liveness(aw) {
+    const watch = async (name, heartbeat) => {
+      const run = runId(name);
+      const client = new aw.AgentClient({
+        url: `/api/stream?scenario=main&seed=3&speed=0&run=${run}&heartbeat=${heartbeat}`,
+        idleTimeoutMs: 1_500, reconnect: FAST,
+      });
+      const states = recordStates(client);
+      await until(() => client.pendingInputs().length > 0, "the run waits for the approval");
+      await sleep(4_000);
+      const info = await runInfo(run);
+      const seen = [...states];
+      client.close();
+      return { states: seen, info };
+    };
+    const alive = await watch("hb-alive", 100);
+    eq(alive.states, ["connecting", "open"], `no reconnect while heartbeats arrive: ${alive.states}`);
+    eq(alive.info.connections, 1, "one connection (server side)");
+    const quiet = await watch("hb-quiet", 60_000);
+    assert(quiet.states.includes("reconnecting"), `without heartbeats the idle timeout reconnects: ${quiet.states}`);
+    assert(quiet.info.connections >= 2, `server saw the reconnect: ${quiet.info.connections}`);
+    return `heartbeats: ${alive.states.join("→")}; none: ${quiet.states.join("→")}`;
+  },
+};
