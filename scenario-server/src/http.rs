@@ -1,10 +1,11 @@
 //! The HTTP API: routing, request parsing (never panics on input: a malformed request gets a
 //! 400), JSON answers, CORS on every response, and the stream endpoints.
 
+use crate::dialects::{self, Dialect};
 use crate::faults::{Faults, StatusFault};
 use crate::run::{valid_run_id, AnswerOutcome, Run, RunSpec};
 use crate::scenarios::{bulk, Scenario};
-use crate::sse::{self, Connection, DEFAULT_HEARTBEAT_MS, DEFAULT_RETRY_MS};
+use crate::sse::{self, Connection, View, DEFAULT_HEARTBEAT_MS, DEFAULT_RETRY_MS};
 use crate::static_files::{self, StaticError, CONTENT_SECURITY_POLICY};
 use crate::util::percent_decode;
 use crate::App;
@@ -23,14 +24,17 @@ pub type RespBody = BoxBody<Bytes, io::Error>;
 /// Largest accepted request body.
 pub const MAX_BODY: usize = 1 << 20;
 
+/// Largest `events=` of a `bulk` run watched in a dialect (its encoding is kept in memory).
+pub const MAX_DIALECT_EVENTS: u64 = 1_000_000;
+
 /// Request headers a cross-origin page may send.
 pub const CORS_ALLOW_HEADERS: &str = "Content-Type, Authorization, Last-Event-ID, Cache-Control";
 
-fn full(b: impl Into<Bytes>) -> RespBody {
+pub(crate) fn full(b: impl Into<Bytes>) -> RespBody {
     Full::new(b.into()).map_err(|never| match never {}).boxed()
 }
 
-fn json_response(status: StatusCode, v: &Value) -> Response<RespBody> {
+pub(crate) fn json_response(status: StatusCode, v: &Value) -> Response<RespBody> {
     let mut r = Response::new(full(v.to_string()));
     *r.status_mut() = status;
     r.headers_mut().insert(
@@ -42,7 +46,7 @@ fn json_response(status: StatusCode, v: &Value) -> Response<RespBody> {
     r
 }
 
-fn error(status: StatusCode, msg: impl Into<String>) -> Response<RespBody> {
+pub(crate) fn error(status: StatusCode, msg: impl Into<String>) -> Response<RespBody> {
     json_response(status, &json!({"error": msg.into()}))
 }
 
@@ -50,7 +54,7 @@ fn ok() -> Response<RespBody> {
     json_response(StatusCode::OK, &json!({"ok": true}))
 }
 
-fn not_allowed(allow: &'static str) -> Response<RespBody> {
+pub(crate) fn not_allowed(allow: &'static str) -> Response<RespBody> {
     let mut r = error(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
     r.headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static(allow));
@@ -108,10 +112,10 @@ pub async fn handle(
 }
 
 /// A parsed query string (percent-decoded; the last occurrence of a name wins).
-struct Query(Vec<(String, String)>);
+pub(crate) struct Query(Vec<(String, String)>);
 
 impl Query {
-    fn parse(q: Option<&str>) -> Query {
+    pub(crate) fn parse(q: Option<&str>) -> Query {
         Query(
             q.unwrap_or("")
                 .split('&')
@@ -124,7 +128,7 @@ impl Query {
         )
     }
 
-    fn get(&self, k: &str) -> Option<&str> {
+    pub(crate) fn get(&self, k: &str) -> Option<&str> {
         self.0
             .iter()
             .rev()
@@ -133,7 +137,7 @@ impl Query {
     }
 }
 
-async fn route(req: Request<Incoming>, app: &App) -> Response<RespBody> {
+async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
     let path = req.uri().path().to_owned();
     let segs: Vec<String> = path
         .split('/')
@@ -161,10 +165,13 @@ async fn route(req: Request<Incoming>, app: &App) -> Response<RespBody> {
         ["api", "stream"] if get => {
             let q = Query::parse(req.uri().query());
             match StreamArgs::from_query(&q) {
-                Ok(args) => open_stream(app, args, req.headers(), None),
+                Ok(args) => open_stream(app, args, req.headers(), None, StreamOpts::default()),
                 Err(e) => error(StatusCode::BAD_REQUEST, e),
             }
         }
+        ["api", "a2a"] if post => crate::rpc::a2a(app, req).await,
+        ["api", "acp", "rpc"] if post => crate::rpc::acp(app, req).await,
+        ["api", "myagent", "ws"] if get => crate::myagent_ws::open(app, req),
         ["api", "runs"] if post => {
             let q = Query::parse(req.uri().query());
             let headers = req.headers().clone();
@@ -179,7 +186,7 @@ async fn route(req: Request<Incoming>, app: &App) -> Response<RespBody> {
                 Ok(a)
             });
             match args {
-                Ok(args) => open_stream(app, args, &headers, None),
+                Ok(args) => open_stream(app, args, &headers, None, StreamOpts::default()),
                 Err(e) => error(StatusCode::BAD_REQUEST, e),
             }
         }
@@ -191,23 +198,26 @@ async fn route(req: Request<Incoming>, app: &App) -> Response<RespBody> {
         ["api", "runs", id, "stream"] if get => {
             let q = Query::parse(req.uri().query());
             match StreamArgs::from_query(&q) {
-                Ok(args) => open_stream(app, args, req.headers(), Some(id)),
+                Ok(args) => open_stream(app, args, req.headers(), Some(id), StreamOpts::default()),
                 Err(e) => error(StatusCode::BAD_REQUEST, e),
             }
         }
         ["api", "contexts", ctx, "tasks", task, "inputs", id] if post => {
-            let (ctx, key) = (ctx.to_string(), format!("input/{task}/{id}"));
-            answer(app, req, &ctx, Answer::Input(key)).await
+            let (ctx, task, id) = (ctx.to_string(), task.to_string(), id.to_string());
+            answer(app, req, &ctx, Answer::Input(task, id)).await
         }
         ["api", "contexts", ctx, "tasks", task, "auth", id] if post => {
-            let (ctx, key) = (ctx.to_string(), format!("auth/{task}/{id}"));
-            answer(app, req, &ctx, Answer::Auth(key)).await
+            let (ctx, task, id) = (ctx.to_string(), task.to_string(), id.to_string());
+            answer(app, req, &ctx, Answer::Auth(task, id)).await
         }
         ["api", "contexts", ctx, "tasks", task, "cancel"] if post => {
             let (ctx, task) = (ctx.to_string(), task.to_string());
             answer(app, req, &ctx, Answer::Cancel(task)).await
         }
-        ["api", "health"] | ["api", "scenarios"] | ["api", "stream"] => not_allowed("GET, OPTIONS"),
+        ["api", "health"] | ["api", "scenarios"] | ["api", "stream"] | ["api", "myagent", "ws"] => {
+            not_allowed("GET, OPTIONS")
+        }
+        ["api", "a2a"] | ["api", "acp", "rpc"] => not_allowed("POST, OPTIONS"),
         ["api", "runs"] => not_allowed("POST, OPTIONS"),
         ["api", "runs", _] | ["api", "runs", _, "stream"] => not_allowed("GET, OPTIONS"),
         ["api", "contexts", _, "tasks", _, "inputs" | "auth", _]
@@ -228,8 +238,11 @@ fn index() -> Value {
         "endpoints": [
             "GET /api/health",
             "GET /api/scenarios",
-            "GET /api/stream?scenario=ID&seed=N&speed=F&run=RUNID&faults=...&events=N&retry=MS&heartbeat=MS&lastEventId=N",
-            "POST /api/runs {scenario, seed, speed, faults, run, events, lastEventId}",
+            "GET /api/stream?scenario=ID&seed=N&speed=F&run=RUNID&faults=...&events=N&retry=MS&heartbeat=MS&lastEventId=N&dialect=canonical|a2a|acp|unified",
+            "POST /api/runs {scenario, seed, speed, faults, run, events, lastEventId, dialect}",
+            "POST /api/a2a?scenario=ID&seed=N&speed=F&faults=... (JSON-RPC: message/stream, tasks/resubscribe, tasks/cancel, tasks/get)",
+            "POST /api/acp/rpc (JSON-RPC: tasks/provideInputAndContinue, tasks/cancel)",
+            "GET /api/myagent/ws?scenario=ID&seed=N&speed=F&faults=...&heartbeat=MS&start=message|connect (WebSocket)",
             "GET /api/runs/{runId}",
             "GET /api/runs/{runId}/stream (Last-Event-ID)",
             "POST /api/contexts/{contextId}/tasks/{taskId}/inputs/{inputId} {value}",
@@ -240,7 +253,7 @@ fn index() -> Value {
     })
 }
 
-async fn read_json(req: Request<Incoming>) -> Result<Option<Value>, Response<RespBody>> {
+pub(crate) async fn read_json(req: Request<Incoming>) -> Result<Option<Value>, Response<RespBody>> {
     let collected = Limited::new(req.into_body(), MAX_BODY)
         .collect()
         .await
@@ -261,8 +274,8 @@ async fn read_json(req: Request<Incoming>) -> Result<Option<Value>, Response<Res
 }
 
 enum Answer {
-    Input(String),
-    Auth(String),
+    Input(String, String),
+    Auth(String, String),
     Cancel(String),
 }
 
@@ -274,8 +287,18 @@ async fn answer(app: &App, req: Request<Incoming>, ctx: &str, what: Answer) -> R
     let Some(run) = app.runs.by_context(ctx) else {
         return error(StatusCode::NOT_FOUND, format!("unknown context {ctx:?}"));
     };
+    // A dialect may name the task differently (Unified: the session): the request id decides.
+    let key_of = |prefix: &str, task: &str, id: &str| {
+        let key = format!("{prefix}/{task}/{id}");
+        if run.opened_at(&key).is_some() {
+            key
+        } else {
+            run.find_request(prefix, id).unwrap_or(key)
+        }
+    };
     let outcome = match what {
-        Answer::Input(key) => {
+        Answer::Input(task, id) => {
+            let key = key_of("input", &task, &id);
             let Some(v) = body.filter(|b| b.get("value").is_some()) else {
                 return error(
                     StatusCode::BAD_REQUEST,
@@ -284,7 +307,8 @@ async fn answer(app: &App, req: Request<Incoming>, ctx: &str, what: Answer) -> R
             };
             run.answer(&key, v)
         }
-        Answer::Auth(key) => {
+        Answer::Auth(task, id) => {
+            let key = key_of("auth", &task, &id);
             let v = body.unwrap_or_else(|| json!({}));
             let fine = v.as_object().is_some_and(|o| {
                 ["userId", "code"]
@@ -299,7 +323,13 @@ async fn answer(app: &App, req: Request<Incoming>, ctx: &str, what: Answer) -> R
             }
             run.answer(&key, v)
         }
-        Answer::Cancel(task) => run.request_cancel(&task),
+        Answer::Cancel(task) => {
+            let task = match (run.has_task(&task), run.root_task()) {
+                (false, Some(root)) if task == run.context_id => root,
+                _ => task,
+            };
+            run.request_cancel(&task)
+        }
     };
     match outcome {
         AnswerOutcome::Accepted => ok(),
@@ -351,6 +381,7 @@ fn open_ws(app: &App, mut req: Request<Incoming>) -> Response<RespBody> {
             faults: String::new(),
             events,
             params_key: format!("ws|{}|{seed}|{speed}|{events}", scenario.id()),
+            deferred: false,
         }),
     };
     run.next_stream_index();
@@ -364,19 +395,20 @@ fn open_ws(app: &App, mut req: Request<Incoming>) -> Response<RespBody> {
 
 /// The parameters of a stream request (query string, merged with a POST body).
 #[derive(Debug, Default)]
-struct StreamArgs {
-    run: Option<String>,
-    scenario: Option<String>,
-    seed: Option<u64>,
-    speed: Option<f64>,
-    faults: Option<String>,
-    events: Option<u64>,
-    last_event_id: Option<u64>,
-    retry: Option<u64>,
-    heartbeat: Option<u64>,
+pub(crate) struct StreamArgs {
+    pub(crate) dialect: Option<String>,
+    pub(crate) run: Option<String>,
+    pub(crate) scenario: Option<String>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) speed: Option<f64>,
+    pub(crate) faults: Option<String>,
+    pub(crate) events: Option<u64>,
+    pub(crate) last_event_id: Option<(u64, Option<usize>)>,
+    pub(crate) retry: Option<u64>,
+    pub(crate) heartbeat: Option<u64>,
 }
 
-fn parse_u64(name: &str, v: &str) -> Result<u64, String> {
+pub(crate) fn parse_u64(name: &str, v: &str) -> Result<u64, String> {
     v.trim()
         .parse()
         .map_err(|_| format!("{name}: {v:?} is not a non-negative integer"))
@@ -390,9 +422,10 @@ fn parse_speed(v: &str) -> Result<f64, String> {
 }
 
 impl StreamArgs {
-    fn from_query(q: &Query) -> Result<StreamArgs, String> {
+    pub(crate) fn from_query(q: &Query) -> Result<StreamArgs, String> {
         let u = |name: &str| q.get(name).map(|v| parse_u64(name, v)).transpose();
         Ok(StreamArgs {
+            dialect: q.get("dialect").map(str::to_owned),
             run: q.get("run").map(str::to_owned),
             scenario: q.get("scenario").map(str::to_owned),
             seed: u("seed")?,
@@ -400,7 +433,7 @@ impl StreamArgs {
             faults: q.get("faults").map(str::to_owned),
             events: u("events")?,
             // Lenient, like an EventSource's Last-Event-ID: garbage means "from the start".
-            last_event_id: q.get("lastEventId").and_then(|v| v.trim().parse().ok()),
+            last_event_id: q.get("lastEventId").and_then(dialects::parse_event_id),
             retry: u("retry")?,
             heartbeat: u("heartbeat")?,
         })
@@ -426,6 +459,9 @@ impl StreamArgs {
         if let Some(v) = text("run")? {
             self.run = Some(v);
         }
+        if let Some(v) = text("dialect")? {
+            self.dialect = Some(v);
+        }
         if let Some(v) = text("scenario")? {
             self.scenario = Some(v);
         }
@@ -441,8 +477,11 @@ impl StreamArgs {
         if let Some(v) = uint("events")? {
             self.events = Some(v);
         }
-        if let Some(v) = uint("lastEventId")? {
-            self.last_event_id = Some(v);
+        if let Some(v) = text("lastEventId")? {
+            self.last_event_id = Some(
+                dialects::parse_event_id(&v)
+                    .ok_or_else(|| format!("lastEventId: {v:?} is not N or N.k"))?,
+            );
         }
         if let Some(v) = uint("retry")? {
             self.retry = Some(v);
@@ -473,18 +512,51 @@ fn status_fault_response(st: StatusFault) -> Response<RespBody> {
     r
 }
 
-fn header_last_event_id(h: &HeaderMap) -> Option<u64> {
-    h.get("last-event-id")?.to_str().ok()?.trim().parse().ok()
+pub(crate) fn header_last_event_id(h: &HeaderMap) -> Option<(u64, Option<usize>)> {
+    dialects::parse_event_id(h.get("last-event-id")?.to_str().ok()?)
+}
+
+/// How a stream endpoint serves its run beyond the query (the JSON-RPC endpoints).
+#[derive(Default)]
+pub(crate) struct StreamOpts {
+    /// The dialect, overriding `dialect=`.
+    pub(crate) dialect: Option<Dialect>,
+    /// JSON-RPC id to wrap the events with.
+    pub(crate) rpc_id: Option<Value>,
+    /// End at the root task's final status-update (see [`View::stop_at_final`]).
+    pub(crate) stop_at_final: bool,
+    /// Start at this canonical position whatever `Last-Event-ID` says (answer streams).
+    pub(crate) from: Option<u64>,
 }
 
 /// Opens (or attaches to) a run and answers with its SSE stream. `existing`: the run id of
 /// `GET /api/runs/{id}/stream` (no run is created then).
-fn open_stream(
+pub(crate) fn open_stream(
     app: &App,
     args: StreamArgs,
     headers: &HeaderMap,
     existing: Option<&str>,
+    opts: StreamOpts,
 ) -> Response<RespBody> {
+    let dialect = match (opts.dialect, args.dialect.as_deref()) {
+        (Some(d), _) => d,
+        (None, None) => Dialect::Canonical,
+        (None, Some(name)) => match Dialect::parse(name) {
+            Some(Dialect::MyAgent) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "dialect myagent is served over the WebSocket at /api/myagent/ws",
+                )
+            }
+            Some(d) => d,
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    format!("dialect: {name:?} is not one of canonical, a2a, acp, unified"),
+                )
+            }
+        },
+    };
     let last_id = header_last_event_id(headers).or(args.last_event_id);
     let run_id = existing.map(str::to_owned).or(args.run.clone());
     if let Some(id) = &run_id {
@@ -503,6 +575,12 @@ fn open_stream(
         None => None,
     };
     if let Some(n) = args.events {
+        if dialect != Dialect::Canonical && n > MAX_DIALECT_EVENTS {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("events: at most {MAX_DIALECT_EVENTS} in a dialect (the encoding is kept in memory)"),
+            );
+        }
         if !(bulk::MIN_EVENTS..=bulk::MAX_EVENTS).contains(&n) {
             return error(
                 StatusCode::BAD_REQUEST,
@@ -525,7 +603,9 @@ fn open_stream(
     );
     let found: Option<Arc<Run>> = match &run_id {
         Some(id) => app.runs.get(id),
-        None if last_id.is_some() => app.runs.latest_with_params(&params_key),
+        None if last_id.is_some() && opts.rpc_id.is_none() => {
+            app.runs.latest_with_params(&params_key)
+        }
         None => None,
     };
     if existing.is_some() && found.is_none() {
@@ -560,18 +640,36 @@ fn open_stream(
             faults: faults_str,
             events,
             params_key,
+            deferred: false,
         }),
     };
     let index = run.next_stream_index();
+    let last_id = if opts.from.is_some() { None } else { last_id };
     let resumed = last_id.is_some();
+    // A dialect stream may resume in the middle of the frames of one canonical event.
+    let mut skip = None;
     let mut start = match last_id {
         Some(_) if faults.restart => 0,
-        Some(id) => id.saturating_add(1),
-        None => 0,
+        Some((id, Some(k))) if dialect != Dialect::Canonical => {
+            skip = Some((id, k + 1));
+            id
+        }
+        Some((id, _)) => id.saturating_add(1),
+        None => opts.from.unwrap_or(0),
     };
     if let (Some(k), true) = (faults.dup, resumed) {
+        if k > 0 {
+            skip = None;
+        }
         start = start.saturating_sub(k);
     }
+    let view = dialects::encoded(&run, dialect).map(|enc| View {
+        dialect,
+        enc,
+        rpc_id: opts.rpc_id.clone(),
+        stop_at_final: opts.stop_at_final,
+        skip,
+    });
     let ctype = faults
         .ctype
         .clone()
@@ -587,6 +685,7 @@ fn open_stream(
             .unwrap_or(DEFAULT_HEARTBEAT_MS)
             .max(10),
         faults,
+        view,
     };
     let mut r = Response::new(sse::open(conn).boxed());
     let h = r.headers_mut();

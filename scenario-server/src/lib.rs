@@ -6,6 +6,9 @@
 //! Crate map:
 //! - [`http`]: routing, CORS, JSON answers, request parsing, the stream endpoints.
 //! - [`sse`]: one SSE connection: reads a run's log from a cursor, writes frames, applies faults.
+//! - [`dialects`]: the encoders of A2A, A2A-ACP, Unified and MyAgent, and each run's cached
+//!   encoding; [`rpc`]: the JSON-RPC endpoints `/api/a2a` and `/api/acp/rpc`; [`myagent_ws`]:
+//!   the MyAgent WebSocket session.
 //! - [`faults`]: the `faults=` mini-language.
 //! - [`run`]: per-run state: the event log, pending input/auth requests, cancel; the run table.
 //! - [`scenarios`]: the scripts (`main`, `quick`, `failure`, `cancel`, `bulk`, `xss`) and
@@ -25,8 +28,11 @@
 
 #![deny(missing_docs)]
 
+pub mod dialects;
 pub mod faults;
 pub mod http;
+pub mod myagent_ws;
+pub mod rpc;
 pub mod run;
 pub mod scenarios;
 pub mod sse;
@@ -123,6 +129,10 @@ pub struct App {
     pub config: Config,
     /// Every run in memory.
     pub runs: run::Runs,
+    /// When the server started (MyAgent's `server_uptime_seconds`).
+    pub started: std::time::Instant,
+    /// WebSocket connections of dialect sessions so far (MyAgent's `connection_id`).
+    pub ws_connections: std::sync::atomic::AtomicU64,
 }
 
 /// A bound, not yet running server.
@@ -140,6 +150,8 @@ impl Server {
             app: Arc::new(App {
                 config,
                 runs: run::Runs::default(),
+                started: std::time::Instant::now(),
+                ws_connections: std::sync::atomic::AtomicU64::new(0),
             }),
         })
     }

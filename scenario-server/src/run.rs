@@ -3,11 +3,12 @@
 //! `watch` channel for more (no polling). Answers to the agent's input/auth requests and cancel
 //! requests arrive through [`Run::answer`] / [`Run::request_cancel`] and wake the script.
 
+use crate::dialects::{Dialect, Encoded};
 use crate::scenarios::Scenario;
 use hyper::body::Bytes;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
@@ -102,6 +103,8 @@ pub struct RunSpec {
     pub events: u64,
     /// scenario|seed|speed|faults|events: how a reconnect without a run id finds its run.
     pub params_key: String,
+    /// The script waits for [`Run::start`] (a MyAgent session starts on `user.message`).
+    pub deferred: bool,
 }
 
 #[derive(Debug)]
@@ -119,6 +122,12 @@ struct Interaction {
     requests: HashMap<String, Request>,
     /// The task whose cancellation was asked for.
     cancel: Option<String>,
+    /// The first task created (the run's root task).
+    root: Option<String>,
+    /// Request key → log position of its `*-required` event.
+    opened_at: HashMap<String, u64>,
+    /// MyAgent: the highest `seq` acknowledged with `user.ack`.
+    acked_seq: Option<u64>,
 }
 
 /// Result of answering an input/auth request or asking for a cancel.
@@ -146,6 +155,8 @@ pub struct Run {
     streams: AtomicU32,
     live: AtomicU32,
     script: Mutex<Option<JoinHandle<()>>>,
+    started: AtomicBool,
+    encodings: Mutex<HashMap<Dialect, Arc<Mutex<Encoded>>>>,
 }
 
 impl Run {
@@ -161,7 +172,107 @@ impl Run {
             streams: AtomicU32::new(0),
             live: AtomicU32::new(0),
             script: Mutex::new(None),
+            started: AtomicBool::new(false),
+            encodings: Mutex::default(),
         }
+    }
+
+    /// Starts the script (once; [`Runs::get_or_create`] does it unless the spec is deferred).
+    /// Returns `false` when it had already started.
+    pub fn start(self: &Arc<Self>) -> bool {
+        if self.started.swap(true, Ordering::AcqRel) {
+            return false;
+        }
+        crate::scenarios::start(self);
+        true
+    }
+
+    /// Whether the script has started.
+    pub fn is_started(&self) -> bool {
+        self.started.load(Ordering::Acquire)
+    }
+
+    /// The cached encoding of this run in `dialect`, created by `init` the first time.
+    pub fn encoding(
+        &self,
+        dialect: Dialect,
+        init: impl FnOnce() -> Option<Encoded>,
+    ) -> Option<Arc<Mutex<Encoded>>> {
+        let mut m = lock(&self.encodings);
+        if let Some(e) = m.get(&dialect) {
+            return Some(e.clone());
+        }
+        let e = Arc::new(Mutex::new(init()?));
+        m.insert(dialect, e.clone());
+        Some(e)
+    }
+
+    /// The run's root task (the first task created), once known.
+    pub fn root_task(&self) -> Option<String> {
+        lock(&self.interaction).root.clone()
+    }
+
+    /// Whether `task` is a task of this run.
+    pub fn has_task(&self, task: &str) -> bool {
+        lock(&self.interaction).tasks.contains_key(task)
+    }
+
+    /// Whether `task` reached a terminal status (`None`: unknown task).
+    pub fn task_terminal(&self, task: &str) -> Option<bool> {
+        lock(&self.interaction).tasks.get(task).copied()
+    }
+
+    /// The open request of `task` (`input/<task>/<id>` or `auth/<task>/<id>`) and the log
+    /// position of its `*-required` event.
+    pub fn open_request_of(&self, task: &str) -> Option<(String, u64)> {
+        let i = lock(&self.interaction);
+        let mut open: Vec<(&String, u64)> = i
+            .requests
+            .iter()
+            .filter(|(k, r)| matches!(r, Request::Open) && k.split('/').nth(1) == Some(task))
+            .map(|(k, _)| (k, i.opened_at.get(k).copied().unwrap_or(0)))
+            .collect();
+        open.sort_by_key(|x| x.1);
+        open.last().map(|(k, p)| ((*k).clone(), *p))
+    }
+
+    /// The key of request `id` of kind `prefix` (`input` / `auth`) on any task of this run.
+    pub fn find_request(&self, prefix: &str, id: &str) -> Option<String> {
+        let i = lock(&self.interaction);
+        let mut keys: Vec<&String> = i
+            .requests
+            .keys()
+            .filter(|k| {
+                let mut p = k.splitn(3, '/');
+                p.next() == Some(prefix) && p.nth(1) == Some(id)
+            })
+            .collect();
+        keys.sort();
+        keys.first().map(|k| (*k).clone())
+    }
+
+    /// Whether request `key` is open (asked and not answered).
+    pub fn is_open(&self, key: &str) -> bool {
+        matches!(
+            lock(&self.interaction).requests.get(key),
+            Some(Request::Open)
+        )
+    }
+
+    /// The log position of the `*-required` event of request `key`.
+    pub fn opened_at(&self, key: &str) -> Option<u64> {
+        lock(&self.interaction).opened_at.get(key).copied()
+    }
+
+    /// MyAgent: records a `user.ack`.
+    pub fn ack(&self, seq: u64) {
+        let mut i = lock(&self.interaction);
+        i.acked_seq = Some(i.acked_seq.map_or(seq, |a| a.max(seq)));
+    }
+
+    /// MyAgent: the highest acknowledged `seq`.
+    pub fn acked(&self) -> Option<u64> {
+        lock(&self.interaction).acked_seq
     }
 
     fn bump(&self) {
@@ -268,10 +379,11 @@ impl Run {
 
     /// A task of this run was created.
     pub fn register_task(&self, task: &str) {
-        lock(&self.interaction)
-            .tasks
-            .entry(task.to_owned())
-            .or_insert(false);
+        let mut i = lock(&self.interaction);
+        if i.root.is_none() {
+            i.root = Some(task.to_owned());
+        }
+        i.tasks.entry(task.to_owned()).or_insert(false);
     }
 
     /// A task reached a terminal status.
@@ -281,7 +393,10 @@ impl Run {
 
     /// The script asked for input/auth under `key` (`input/<task>/<id>`, `auth/<task>/<id>`).
     pub fn open_request(&self, key: String) {
-        lock(&self.interaction).requests.insert(key, Request::Open);
+        let at = self.next_id();
+        let mut i = lock(&self.interaction);
+        i.opened_at.insert(key.clone(), at);
+        i.requests.insert(key, Request::Open);
     }
 
     /// The request was answered in-band (an `input-received`/`auth-completed` in the log).
@@ -318,6 +433,8 @@ impl Run {
             }
         };
         if outcome == AnswerOutcome::Accepted {
+            // Not blocked on the client any more (streams that end when the run waits).
+            self.set_waiting(false);
             self.notify.notify_waiters();
         }
         outcome
@@ -339,6 +456,7 @@ impl Run {
             }
         };
         if outcome == AnswerOutcome::Accepted {
+            self.set_waiting(false);
             self.notify.notify_waiters();
         }
         outcome
@@ -454,11 +572,24 @@ impl Runs {
                 old.abort();
             }
         }
+        let deferred = spec.deferred;
         let run = Arc::new(Run::new(spec));
         inner.order.push_back(run.clone());
         drop(inner);
-        crate::scenarios::start(&run);
+        if !deferred {
+            run.start();
+        }
         run
+    }
+
+    /// The run that has a task `task`.
+    pub fn by_task(&self, task: &str) -> Option<Arc<Run>> {
+        lock(&self.inner)
+            .order
+            .iter()
+            .rev()
+            .find(|r| r.has_task(task))
+            .cloned()
     }
 
     /// The run whose context id is `ctx-<id>`.

@@ -15,14 +15,15 @@
 //! `"index":1000000` whose data line is MB MiB long, written in 64 KiB pieces from a static
 //! buffer.
 
+use crate::dialects::{self, DFrame, Dialect, Encoded, ENDS, ROOT_FAILED, TERMINAL};
 use crate::faults::Faults;
-use crate::run::{Event, Run};
+use crate::run::{lock, Event, Run};
 use crate::util::Rng;
 use hyper::body::{Body, Bytes, Frame};
 use std::collections::BTreeMap;
 use std::io;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -122,6 +123,22 @@ impl Out {
     }
 }
 
+/// A stream in a dialect other than protocol 000 (see the README, "Dialects").
+pub struct View {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The run's encoding in it.
+    pub enc: Arc<Mutex<Encoded>>,
+    /// Wrap every event in a JSON-RPC 2.0 response with this id (A2A `message/stream`,
+    /// `tasks/resubscribe`).
+    pub rpc_id: Option<serde_json::Value>,
+    /// End the response after the root task's final status-update once the run waits for the
+    /// client, or after its terminal one (the JSON-RPC streams).
+    pub stop_at_final: bool,
+    /// Resuming in the middle of a group: `(canonical position, frames already delivered)`.
+    pub skip: Option<(u64, usize)>,
+}
+
 /// What one streaming connection should deliver.
 pub struct Connection {
     /// The run.
@@ -136,6 +153,8 @@ pub struct Connection {
     pub retry_ms: u64,
     /// Idle heartbeat interval.
     pub heartbeat_ms: u64,
+    /// The dialect view (`None`: protocol 000).
+    pub view: Option<View>,
 }
 
 /// Starts writing `conn` and returns the response body.
@@ -152,6 +171,9 @@ pub fn open(conn: Connection) -> ChannelBody {
         written: 0,
         bad_type_sent: false,
         pending: Vec::new(),
+        drop_pending: false,
+        paused: false,
+        done: false,
     };
     tokio::spawn(async move {
         let _ = w.deliver().await;
@@ -167,6 +189,12 @@ struct Writer {
     bad_type_sent: bool,
     /// Event frames not yet handed to the body (consecutive events go out as one chunk).
     pending: Vec<u8>,
+    /// Dialects: `drop=K` hit an event without frames; cut at the next frame.
+    drop_pending: bool,
+    /// Dialects (`stop_at_final`): the root task's last status-update was final.
+    paused: bool,
+    /// Dialects (`stop_at_final`): the stream is complete; end the response.
+    done: bool,
 }
 
 impl Drop for Writer {
@@ -200,9 +228,21 @@ impl Writer {
         let heartbeat = Duration::from_millis(self.c.heartbeat_ms.max(1));
         let mut cursor = self.c.start;
         let mut stalled = false;
+        if let Some(v) = self.c.view.as_ref().filter(|v| v.stop_at_final) {
+            let mut enc = lock(&v.enc);
+            enc.sync(&run, cursor);
+            let first = enc.first_frame_of(cursor);
+            self.paused = enc
+                .root_status_before(first)
+                .is_some_and(|f| f & (ENDS | TERMINAL) != 0);
+        }
         loop {
             rx.borrow_and_update();
             let (len, finished, waiting) = run.status();
+            if self.paused && cursor >= len && (waiting || finished) {
+                self.flush().await?;
+                return Ok(());
+            }
             if cursor < len {
                 let mut end = len.min(cursor.saturating_add(BATCH));
                 if let Some(w) = self.c.faults.shuffle {
@@ -218,11 +258,29 @@ impl Writer {
                     end = len.min(window_end);
                 }
                 let mut events = run.range(cursor, end);
+                let groups = self.c.view.as_ref().map(|v| {
+                    let mut enc = lock(&v.enc);
+                    enc.sync(&run, end);
+                    enc.groups(cursor, end)
+                });
                 if self.c.faults.shuffle.is_some() {
                     permute(&mut events, run.spec.seed, cursor);
                 }
                 for ev in &events {
-                    self.event(ev).await?;
+                    match &groups {
+                        None => self.event(ev).await?,
+                        Some(g) => {
+                            let group = g
+                                .get((ev.id - cursor) as usize)
+                                .map(Vec::as_slice)
+                                .unwrap_or_default();
+                            self.dialect_event(ev, group).await?;
+                            if self.done {
+                                self.flush().await?;
+                                return Ok(());
+                            }
+                        }
+                    }
                 }
                 self.flush().await?;
                 cursor = end;
@@ -238,6 +296,159 @@ impl Writer {
                 _ = self.out.closed() => return Err(End),
             }
         }
+    }
+
+    /// The `data` of a dialect frame: the event, or the JSON-RPC response that carries it.
+    fn wrap(&self, data: &[u8]) -> Bytes {
+        match self.c.view.as_ref().and_then(|v| v.rpc_id.as_ref()) {
+            None => Bytes::copy_from_slice(data),
+            Some(id) => {
+                let mut b = Vec::with_capacity(data.len() + 48);
+                b.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+                b.extend_from_slice(id.to_string().as_bytes());
+                b.extend_from_slice(b",\"result\":");
+                b.extend_from_slice(data);
+                b.push(b'}');
+                Bytes::from(b)
+            }
+        }
+    }
+
+    /// The fault `rpcError`: the JSON-RPC error that replaces the root's failed status.
+    fn rpc_error(&self, f: &DFrame) -> Option<Bytes> {
+        let id = self.c.view.as_ref()?.rpc_id.as_ref()?;
+        if !self.c.faults.rpc_error || f.flags & ROOT_FAILED == 0 {
+            return None;
+        }
+        let v: serde_json::Value = serde_json::from_slice(&f.data).unwrap_or_default();
+        let reason = v["metadata"]["reason"]
+            .as_str()
+            .or_else(|| v["status"]["message"]["parts"][0]["text"].as_str())
+            .unwrap_or("the task failed");
+        let e = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {
+                "code": -32603,
+                "message": reason,
+                "data": {"taskId": v["taskId"], "contextId": v["contextId"]},
+            },
+        });
+        Some(Bytes::from(e.to_string()))
+    }
+
+    /// Writes the frames of canonical event `ev` in the connection's dialect.
+    async fn dialect_event(&mut self, ev: &Event, group: &[DFrame]) -> Result<(), End> {
+        let f = &self.c.faults;
+        if f.loses(ev.id) {
+            return Ok(());
+        }
+        let skip = match self.c.view.as_ref().and_then(|v| v.skip) {
+            Some((pos, k)) if pos == ev.id => k.min(group.len()),
+            _ => 0,
+        };
+        let drop_here = (self.c.first && f.drop == Some(ev.id))
+            || f.drop_every.is_some_and(|k| self.written >= k);
+        if skip >= group.len() {
+            self.drop_pending |= drop_here;
+            return self.dialect_after(ev).await;
+        }
+        let n = group.len();
+        let stop = self.c.view.as_ref().is_some_and(|v| v.stop_at_final);
+        for (k, fr) in group.iter().enumerate().skip(skip) {
+            let id = dialects::frame_id(ev.id, k, n);
+            if let Some(err) = self.rpc_error(fr) {
+                let frame = [b"data: ".as_slice(), &err, b"\n\n"].concat();
+                self.pending.extend_from_slice(&frame);
+                self.done = true;
+                return Ok(());
+            }
+            let data = self.wrap(&fr.data);
+            let frame = [
+                b"id: ".as_slice(),
+                id.as_bytes(),
+                b"\ndata: ",
+                &data,
+                b"\n\n",
+            ]
+            .concat();
+            if (drop_here || self.drop_pending) && k == skip {
+                self.send(Bytes::from(frame[..frame.len() / 2].to_vec()))
+                    .await?;
+                self.out.abort().await;
+                return Err(End);
+            }
+            self.pending.extend_from_slice(&frame);
+            if stop {
+                if fr.flags & TERMINAL != 0 {
+                    self.done = true;
+                } else {
+                    self.paused = fr.flags & ENDS != 0;
+                }
+            }
+        }
+        if self.pending.len() >= COALESCE {
+            self.flush().await?;
+        }
+        self.written += 1;
+        if self.done {
+            return Ok(());
+        }
+        self.dialect_after(ev).await
+    }
+
+    /// The injected frames of the faults after event `ev` in a dialect.
+    async fn dialect_after(&mut self, ev: &Event) -> Result<(), End> {
+        let Some(d) = self.c.view.as_ref().map(|v| v.dialect) else {
+            return Ok(());
+        };
+        if self.c.faults.malformed {
+            let v = parse(ev);
+            let ctx = v["contextId"].as_str().unwrap_or("");
+            let task = v["taskId"].as_str().unwrap_or("");
+            let ts = v["timestamp"].as_str().unwrap_or("");
+            let injected = match ev.id {
+                1 => Some(Bytes::from_static(b"data: {not json\n\n")),
+                3 => Some(Bytes::from_static(b"data: \xFF\xFE\n\n")),
+                5 => {
+                    let e = dialects::malformed_unknown(d, ctx, task, ts);
+                    Some(self.data_frame(&e))
+                }
+                _ => None,
+            };
+            if let Some(b) = injected {
+                self.send(b).await?;
+            }
+            if &*ev.kind == "content-delta" && ev.id >= 6 && !self.bad_type_sent {
+                self.bad_type_sent = true;
+                let e = dialects::malformed_missing(d, ctx, task, ts);
+                let b = self.data_frame(&e);
+                self.send(b).await?;
+            }
+        }
+        if let (Some(mb), HUGE_AFTER) = (self.c.faults.huge, ev.id) {
+            self.huge(ev, mb).await?;
+        }
+        let f = &self.c.faults;
+        if self.c.first && f.endless && ev.id == ENDLESS_AFTER {
+            self.send(Bytes::from_static(b"data: ")).await?;
+            loop {
+                self.out.send_static(&FILLER).await?;
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+        if self.c.first && f.silent == Some(ev.id) {
+            self.flush().await?;
+            self.out.closed().await;
+            return Err(End);
+        }
+        Ok(())
+    }
+
+    /// A `data:` frame without an id for an injected dialect event (wrapped for JSON-RPC).
+    fn data_frame(&self, e: &serde_json::Value) -> Bytes {
+        let data = self.wrap(e.to_string().as_bytes());
+        Bytes::from([b"data: ".as_slice(), &data, b"\n\n"].concat())
     }
 
     async fn event(&mut self, ev: &Event) -> Result<(), End> {
@@ -315,19 +526,37 @@ impl Writer {
     async fn huge(&mut self, ev: &Event, mb: u64) -> Result<(), End> {
         let v = parse(ev);
         let s = |k: &str| serde_json::Value::from(v[k].as_str().unwrap_or_default()).to_string();
-        let head = format!(
-            "event: content-delta\ndata: {{\"kind\":\"content-delta\",\"contextId\":{},\"taskId\":{},\"delta\":\"",
-            s("contextId"),
-            s("taskId")
-        );
+        let (head, tail) = match &self.c.view {
+            None => (
+                format!(
+                    "event: content-delta\ndata: {{\"kind\":\"content-delta\",\"contextId\":{},\"taskId\":{},\"delta\":\"",
+                    s("contextId"),
+                    s("taskId")
+                ),
+                format!(
+                    "\",\"index\":{HUGE_INDEX},\"timestamp\":{}}}\n\n",
+                    s("timestamp")
+                ),
+            ),
+            Some(view) => {
+                let (pre, post) = match &view.rpc_id {
+                    Some(id) => (format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":"), "}"),
+                    None => (String::new(), ""),
+                };
+                (
+                    format!(
+                        "data: {pre}{{\"kind\":\"internal:huge\",\"contextId\":{},\"taskId\":{},\"filler\":\"",
+                        s("contextId"),
+                        s("taskId")
+                    ),
+                    format!("\",\"timestamp\":{}}}{post}\n\n", s("timestamp")),
+                )
+            }
+        };
         self.send(Bytes::from(head)).await?;
         for _ in 0..mb * (1024 * 1024 / PIECE as u64) {
             self.out.send_static(&FILLER).await?;
         }
-        let tail = format!(
-            "\",\"index\":{HUGE_INDEX},\"timestamp\":{}}}\n\n",
-            s("timestamp")
-        );
         self.out.send(Bytes::from(tail)).await
     }
 }

@@ -64,7 +64,19 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 
 /// ISO 8601 (`2025-11-06T10:30:00.123Z`) of `sim_ms` simulated milliseconds after the base time.
 pub fn timestamp(sim_ms: u64) -> String {
-    let t = BASE_EPOCH_MS + i64::try_from(sim_ms).unwrap_or(i64::MAX / 2);
+    epoch_timestamp(BASE_EPOCH_MS + i64::try_from(sim_ms).unwrap_or(i64::MAX / 2))
+}
+
+/// ISO 8601 of the wall clock (connection-level frames; never in a run's log).
+pub fn now_timestamp() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    epoch_timestamp(ms)
+}
+
+/// ISO 8601 of `t` milliseconds since 1970-01-01T00:00:00Z.
+pub fn epoch_timestamp(t: i64) -> String {
     let (days, ms_of_day) = (t.div_euclid(86_400_000), t.rem_euclid(86_400_000));
     let (y, m, d) = civil_from_days(days);
     let (h, min, s, ms) = (
@@ -108,6 +120,30 @@ pub fn percent_decode(s: &str, plus: bool) -> String {
 /// Appends `s` as a JSON string literal.
 pub fn push_json_str(out: &mut String, s: &str) {
     out.push_str(&serde_json::Value::from(s).to_string());
+}
+
+/// Standard base64 (with padding) of `bytes`.
+pub fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        out.push(A[(n >> 18) as usize & 63] as char);
+        out.push(A[(n >> 12) as usize & 63] as char);
+        out.push(if c.len() > 1 {
+            A[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        out.push(if c.len() > 2 {
+            A[n as usize & 63] as char
+        } else {
+            '='
+        });
+    }
+    out
 }
 
 #[cfg(test)]

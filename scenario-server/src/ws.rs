@@ -14,7 +14,7 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use std::sync::Arc;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
 /// The largest client message accepted.
 pub const MAX_MESSAGE: usize = 1 << 20;
@@ -24,30 +24,7 @@ pub fn accept_key(key: &str) -> String {
     let mut h = sha1_smol::Sha1::new();
     h.update(key.trim().as_bytes());
     h.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
-    base64(&h.digest().bytes())
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for c in bytes.chunks(3) {
-        let n = (c[0] as u32) << 16
-            | (*c.get(1).unwrap_or(&0) as u32) << 8
-            | *c.get(2).unwrap_or(&0) as u32;
-        out.push(A[(n >> 18) as usize & 63] as char);
-        out.push(A[(n >> 12) as usize & 63] as char);
-        out.push(if c.len() > 1 {
-            A[(n >> 6) as usize & 63] as char
-        } else {
-            '='
-        });
-        out.push(if c.len() > 2 {
-            A[n as usize & 63] as char
-        } else {
-            '='
-        });
-    }
-    out
+    crate::util::base64(&h.digest().bytes())
 }
 
 /// The 101 response for a valid upgrade request, or `None` when it is not one.
@@ -157,76 +134,124 @@ impl WsConn {
 
     /// Reads the next message (pings are answered here). `Ok(None)` at end of stream.
     pub async fn read(&mut self) -> std::io::Result<Option<Message>> {
-        let mut msg: Vec<u8> = Vec::new();
-        let mut msg_op = 0u8;
+        let mut partial = Partial::default();
         loop {
-            let mut h = [0u8; 2];
-            if self.io.read_exact(&mut h).await.is_err() {
-                return Ok(None);
-            }
-            let fin = h[0] & 0x80 != 0;
-            let op = h[0] & 0x0f;
-            let masked = h[1] & 0x80 != 0;
-            let mut len = (h[1] & 0x7f) as u64;
-            if len == 126 {
-                let mut b = [0u8; 2];
-                self.io.read_exact(&mut b).await?;
-                len = u16::from_be_bytes(b) as u64;
-            } else if len == 127 {
-                let mut b = [0u8; 8];
-                self.io.read_exact(&mut b).await?;
-                len = u64::from_be_bytes(b);
-            }
-            if !masked {
-                let _ = self.close(1002, "client frames must be masked").await;
-                return Ok(None);
-            }
-            if len as usize > MAX_MESSAGE || msg.len() + len as usize > MAX_MESSAGE {
-                let _ = self.close(1009, "message too big").await;
-                return Ok(None);
-            }
-            let mut mask = [0u8; 4];
-            self.io.read_exact(&mut mask).await?;
-            let mut payload = vec![0u8; len as usize];
-            self.io.read_exact(&mut payload).await?;
-            for (i, b) in payload.iter_mut().enumerate() {
-                *b ^= mask[i % 4];
-            }
-            match op {
-                0x9 => self.frame(0xA, &payload).await?,
-                0xA => {}
-                0x8 => {
-                    let code =
-                        (payload.len() >= 2).then(|| u16::from_be_bytes([payload[0], payload[1]]));
-                    let _ = self.frame(0x8, &payload[..payload.len().min(2)]).await;
+            match read_next(&mut self.io, &mut partial).await? {
+                Frame::Message(Message::Close(code)) => {
+                    let echo = code.map(u16::to_be_bytes);
+                    let _ = self
+                        .frame(0x8, echo.as_ref().map_or(&[][..], |c| &c[..]))
+                        .await;
                     return Ok(Some(Message::Close(code)));
                 }
-                0x0..=0x2 => {
-                    if op != 0 {
-                        msg_op = op;
-                    }
-                    msg.extend_from_slice(&payload);
-                    if fin {
-                        return Ok(Some(if msg_op == 0x1 {
-                            match String::from_utf8(msg) {
-                                Ok(s) => Message::Text(s),
-                                Err(_) => {
-                                    let _ = self.close(1007, "invalid UTF-8").await;
-                                    return Ok(None);
-                                }
-                            }
-                        } else {
-                            Message::Binary(msg)
-                        }));
-                    }
-                }
-                _ => {
-                    let _ = self.close(1002, "unknown opcode").await;
+                Frame::Message(m) => return Ok(Some(m)),
+                Frame::Ping(p) => self.frame(0xA, &p).await?,
+                Frame::Violation(code, reason) => {
+                    let _ = self.close(code, reason).await;
                     return Ok(None);
                 }
+                Frame::Eof => return Ok(None),
             }
         }
     }
+
+    /// The upgraded connection (to split it into a reader and a writer).
+    pub fn into_io(self) -> TokioIo<hyper::upgrade::Upgraded> {
+        self.io
+    }
+}
+
+/// A data message being reassembled from fragments.
+#[derive(Default)]
+pub struct Partial {
+    msg: Vec<u8>,
+    op: u8,
+}
+
+/// What [`read_next`] read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// A complete message (a close included: the caller echoes it).
+    Message(Message),
+    /// A ping with its payload (the caller answers with a pong).
+    Ping(Vec<u8>),
+    /// A protocol violation: the caller closes with this code and reason.
+    Violation(u16, &'static str),
+    /// End of stream.
+    Eof,
+}
+
+/// Reads frames from `rd` until something the caller must act on: a complete message, a
+/// ping, a violation or the end of the stream (pongs are skipped). Fragments accumulate in
+/// `partial`.
+pub async fn read_next<R: AsyncRead + Unpin>(
+    rd: &mut R,
+    partial: &mut Partial,
+) -> std::io::Result<Frame> {
+    loop {
+        let mut h = [0u8; 2];
+        if rd.read_exact(&mut h).await.is_err() {
+            return Ok(Frame::Eof);
+        }
+        let fin = h[0] & 0x80 != 0;
+        let op = h[0] & 0x0f;
+        let masked = h[1] & 0x80 != 0;
+        let mut len = (h[1] & 0x7f) as u64;
+        if len == 126 {
+            let mut b = [0u8; 2];
+            rd.read_exact(&mut b).await?;
+            len = u16::from_be_bytes(b) as u64;
+        } else if len == 127 {
+            let mut b = [0u8; 8];
+            rd.read_exact(&mut b).await?;
+            len = u64::from_be_bytes(b);
+        }
+        if !masked {
+            return Ok(Frame::Violation(1002, "client frames must be masked"));
+        }
+        if len as usize > MAX_MESSAGE || partial.msg.len() + len as usize > MAX_MESSAGE {
+            return Ok(Frame::Violation(1009, "message too big"));
+        }
+        let mut mask = [0u8; 4];
+        rd.read_exact(&mut mask).await?;
+        let mut payload = vec![0u8; len as usize];
+        rd.read_exact(&mut payload).await?;
+        for (i, b) in payload.iter_mut().enumerate() {
+            *b ^= mask[i % 4];
+        }
+        match op {
+            0x9 => return Ok(Frame::Ping(payload)),
+            0xA => {}
+            0x8 => {
+                let code =
+                    (payload.len() >= 2).then(|| u16::from_be_bytes([payload[0], payload[1]]));
+                return Ok(Frame::Message(Message::Close(code)));
+            }
+            0x0..=0x2 => {
+                if op != 0 {
+                    partial.op = op;
+                }
+                partial.msg.extend_from_slice(&payload);
+                if fin {
+                    let msg = std::mem::take(&mut partial.msg);
+                    return Ok(Frame::Message(if partial.op == 0x1 {
+                        match String::from_utf8(msg) {
+                            Ok(s) => Message::Text(s),
+                            Err(_) => return Ok(Frame::Violation(1007, "invalid UTF-8")),
+                        }
+                    } else {
+                        Message::Binary(msg)
+                    }));
+                }
+            }
+            _ => return Ok(Frame::Violation(1002, "unknown opcode")),
+        }
+    }
+}
+
+/// Appends one unmasked (server) frame of `opcode` with `payload` to `buf`.
+pub fn push_frame(buf: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
+    encode_frame(buf, opcode, payload)
 }
 
 /// Streams `run` from event `from` as text frames until it finished (then close 1000), the
@@ -281,7 +306,7 @@ mod tests {
             accept_key("dGhlIHNhbXBsZSBub25jZQ=="),
             "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
         );
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"a"), "YQ==");
+        assert_eq!(crate::util::base64(b"ab"), "YWI=");
+        assert_eq!(crate::util::base64(b"a"), "YQ==");
     }
 }
