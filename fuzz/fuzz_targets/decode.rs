@@ -34,7 +34,11 @@ fuzz_target!(|data: &[u8]| {
     let mut diags = Vec::new();
     let ev = decode_event(&text, &cx, &mut diags);
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
-    assert_eq!(ev.is_some(), !errors, "event returned iff no error: {diags:?}");
+    assert_eq!(
+        ev.is_some(),
+        !errors,
+        "event returned iff no error: {diags:?}"
+    );
     for d in &diags {
         assert!(!d.message.is_empty());
         assert!(d.path.starts_with('$'), "path {:?}", d.path);
@@ -55,7 +59,11 @@ fuzz_target!(|data: &[u8]| {
                 !again.iter().any(|d| d.severity == Severity::Error),
                 "written event does not decode: {out}\n{again:?}"
             );
-            assert_eq!(back.as_ref(), Some(ev), "round trip changed the event: {out}");
+            assert_eq!(
+                back.as_ref(),
+                Some(ev),
+                "round trip changed the event: {out}"
+            );
         }
     }
     if let Ok(v) = json::parse(&text) {

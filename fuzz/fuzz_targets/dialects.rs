@@ -13,9 +13,9 @@
 use agentwire::dialects::{respond, Dialect, DialectChoice};
 use agentwire::events::AgentEvent;
 use agentwire::json;
-use agentwire::state::{EventMeta, Store};
 use agentwire::pipeline::{Session, StreamDecoder};
 use agentwire::sse::SseConfig;
+use agentwire::state::{EventMeta, Store};
 use agentwire::state::{Limits, RequestState};
 use libfuzzer_sys::fuzz_target;
 
@@ -59,8 +59,16 @@ fuzz_target!(|data: &[u8]| {
         .store()
         .tasks()
         .flat_map(|t| {
-            let inputs = t.inputs.iter().filter(|i| i.state == RequestState::Open).map(|i| i.id.clone());
-            let auths = t.auths.iter().filter(|a| a.state == RequestState::Open).map(|a| a.id.clone());
+            let inputs = t
+                .inputs
+                .iter()
+                .filter(|i| i.state == RequestState::Open)
+                .map(|i| i.id.clone());
+            let auths = t
+                .auths
+                .iter()
+                .filter(|a| a.state == RequestState::Open)
+                .map(|a| a.id.clone());
             inputs.chain(auths).collect::<Vec<_>>()
         })
         .collect();
@@ -68,17 +76,30 @@ fuzz_target!(|data: &[u8]| {
         let value = match n % 3 {
             0 => json::Value::Bool(true),
             1 => json::Value::String("yes".into()),
-            _ => json::Value::Object(vec![("optionId".into(), json::Value::String("allow".into()))]),
+            _ => json::Value::Object(vec![(
+                "optionId".into(),
+                json::Value::String("allow".into()),
+            )]),
         };
         if let Some((dec, store)) = session.dialect_parts() {
             if let Ok(out) = respond::answer(dec, store, id, &value, None) {
-                assert!(json::parse(&out.body).is_ok(), "answer is not JSON: {}", out.body);
+                assert!(
+                    json::parse(&out.body).is_ok(),
+                    "answer is not JSON: {}",
+                    out.body
+                );
             }
             if let Ok(out) = respond::send_message(dec, "hello", None, None) {
-                assert!(json::parse(&out.body).is_ok(), "message is not JSON: {}", out.body);
+                assert!(
+                    json::parse(&out.body).is_ok(),
+                    "message is not JSON: {}",
+                    out.body
+                );
             }
         }
-        session.mark_answered(id, &mut |_: &AgentEvent<'_>, _: &EventMeta<'_>, _: &Store| {});
+        session.mark_answered(id, &mut |_: &AgentEvent<'_>,
+                                        _: &EventMeta<'_>,
+                                        _: &Store| {});
     }
     session.finish();
     let state = session.store().state_json();

@@ -33,7 +33,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(whole, chunked, "chunking changed the parse");
     if stream.len() <= 256 {
         let bytes: Vec<&[u8]> = stream.chunks(1).collect();
-        assert_eq!(whole, parse_all(config, &bytes), "byte-by-byte changed the parse");
+        assert_eq!(
+            whole,
+            parse_all(config, &bytes),
+            "byte-by-byte changed the parse"
+        );
     }
     // Buffered bytes stay within the limits after every chunk.
     let mut p = SseParser::new(config);
@@ -45,9 +49,16 @@ fuzz_target!(|data: &[u8]| {
     for part in &parts {
         p.feed(part, &mut |item| {
             if let SseItem::Event(ev) = item {
-                assert!(ev.data.len() <= config.max_event_bytes, "event over the limit");
+                assert!(
+                    ev.data.len() <= config.max_event_bytes,
+                    "event over the limit"
+                );
             }
         });
-        assert!(p.buffered_bytes() <= bound, "buffered {} > {bound}", p.buffered_bytes());
+        assert!(
+            p.buffered_bytes() <= bound,
+            "buffered {} > {bound}",
+            p.buffered_bytes()
+        );
     }
 });

@@ -12,9 +12,9 @@
 
 use agentwire::events::AgentEvent;
 use agentwire::json;
-use agentwire::state::{EventMeta, Store};
 use agentwire::pipeline::Session;
 use agentwire::sse::SseConfig;
+use agentwire::state::{EventMeta, Store};
 use agentwire_fuzz::gen::{sse_block, timestamp, IdMode, Op, Scenario};
 use libfuzzer_sys::fuzz_target;
 
@@ -86,7 +86,9 @@ fuzz_target!(|sc: Scenario| {
                 let kind = json::parse(&data)
                     .ok()
                     .and_then(|v| v.get("kind").and_then(|k| k.as_str().map(str::to_owned)));
-                let ty = kind.filter(|_| *typed).map(|k| k.trim_start_matches("internal:").to_owned());
+                let ty = kind
+                    .filter(|_| *typed)
+                    .map(|k| k.trim_start_matches("internal:").to_owned());
                 let block = sse_block(id.as_deref(), ty.as_deref(), &data).into_bytes();
                 last = Some(block.clone());
                 steps.push(Step::Feed(block));

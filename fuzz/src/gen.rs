@@ -69,27 +69,116 @@ impl Text {
 /// One canonical event (the kind and its main fields).
 #[derive(Arbitrary, Debug, Clone)]
 pub enum Ev {
-    TaskCreated { task: Id, parent: Option<Id>, agent: bool },
-    Status { task: Id, status: u8, message: Option<Text>, reason: bool },
-    TaskComplete { task: Id, content: Option<Text>, artifacts: Vec<Id> },
-    Delta { task: Id, index: u8, delta: Text },
-    ContentComplete { task: Id, content: Text },
-    ToolStart { task: Id, tool: Id, args: Text },
-    ToolProgress { task: Id, tool: Id, progress: i8, steps: Option<(u8, u8)> },
-    ToolComplete { task: Id, tool: Id, success: bool, result: Option<Text> },
-    InputRequired { task: Id, input: Id, require_user: Option<bool>, timeout: Option<u8>, kind: u8 },
-    InputReceived { task: Id, input: Id, by_agent: bool },
-    AuthRequired { task: Id, auth: Id, url: Text, expires: Option<u8> },
-    AuthCompleted { task: Id, auth: Id },
-    FileWrite { task: Id, art: Id, index: u8, complete: bool, base64: bool, data: Text },
-    DataWrite { task: Id, art: Id, version: Option<u8>, value: Text },
-    DatasetWrite { task: Id, art: Id, index: u8, complete: bool, rows: u8, schema: bool, odd: bool },
-    Subtask { task: Id, sub: Id, prompt: Text },
-    Thought { task: Id, index: u8, content: Text, confidence: Option<u8> },
-    Internal { task: Id, which: u8 },
-    Unknown { task: Id },
+    TaskCreated {
+        task: Id,
+        parent: Option<Id>,
+        agent: bool,
+    },
+    Status {
+        task: Id,
+        status: u8,
+        message: Option<Text>,
+        reason: bool,
+    },
+    TaskComplete {
+        task: Id,
+        content: Option<Text>,
+        artifacts: Vec<Id>,
+    },
+    Delta {
+        task: Id,
+        index: u8,
+        delta: Text,
+    },
+    ContentComplete {
+        task: Id,
+        content: Text,
+    },
+    ToolStart {
+        task: Id,
+        tool: Id,
+        args: Text,
+    },
+    ToolProgress {
+        task: Id,
+        tool: Id,
+        progress: i8,
+        steps: Option<(u8, u8)>,
+    },
+    ToolComplete {
+        task: Id,
+        tool: Id,
+        success: bool,
+        result: Option<Text>,
+    },
+    InputRequired {
+        task: Id,
+        input: Id,
+        require_user: Option<bool>,
+        timeout: Option<u8>,
+        kind: u8,
+    },
+    InputReceived {
+        task: Id,
+        input: Id,
+        by_agent: bool,
+    },
+    AuthRequired {
+        task: Id,
+        auth: Id,
+        url: Text,
+        expires: Option<u8>,
+    },
+    AuthCompleted {
+        task: Id,
+        auth: Id,
+    },
+    FileWrite {
+        task: Id,
+        art: Id,
+        index: u8,
+        complete: bool,
+        base64: bool,
+        data: Text,
+    },
+    DataWrite {
+        task: Id,
+        art: Id,
+        version: Option<u8>,
+        value: Text,
+    },
+    DatasetWrite {
+        task: Id,
+        art: Id,
+        index: u8,
+        complete: bool,
+        rows: u8,
+        schema: bool,
+        odd: bool,
+    },
+    Subtask {
+        task: Id,
+        sub: Id,
+        prompt: Text,
+    },
+    Thought {
+        task: Id,
+        index: u8,
+        content: Text,
+        confidence: Option<u8>,
+    },
+    Internal {
+        task: Id,
+        which: u8,
+    },
+    Unknown {
+        task: Id,
+    },
     /// A field of the wrong type or a missing one (rejected by the decoder).
-    Broken { task: Id, which: u8 },
+    Broken {
+        task: Id,
+        which: u8,
+    },
 }
 
 const STATUSES: &[&str] = &[
@@ -109,7 +198,10 @@ struct Obj(String);
 impl Obj {
     fn new(kind: &str, task: Id, ts: &str) -> Obj {
         let mut o = Obj(String::from("{"));
-        o.s("kind", kind).s("contextId", task.ctx()).s("taskId", &task.task()).s("timestamp", ts);
+        o.s("kind", kind)
+            .s("contextId", task.ctx())
+            .s("taskId", &task.task())
+            .s("timestamp", ts);
         o
     }
     fn key(&mut self, k: &str) -> &mut String {
@@ -152,7 +244,11 @@ impl Ev {
     /// The event as the JSON `data` of one SSE event; `ts` is its timestamp.
     pub fn render(&self, ts: &str) -> String {
         match self {
-            Ev::TaskCreated { task, parent, agent } => {
+            Ev::TaskCreated {
+                task,
+                parent,
+                agent,
+            } => {
                 let mut o = Obj::new("task-created", *task, ts);
                 o.s("initiator", if *agent { "agent" } else { "user" });
                 if let Some(p) = parent {
@@ -161,30 +257,50 @@ impl Ev {
                 o.raw("metadata", "{\"agentId\":\"a\",\"model\":\"m\"}");
                 o.done()
             }
-            Ev::Status { task, status, message, reason } => {
+            Ev::Status {
+                task,
+                status,
+                message,
+                reason,
+            } => {
                 let mut o = Obj::new("task-status", *task, ts);
                 o.s("status", STATUSES[usize::from(*status) % STATUSES.len()]);
                 if let Some(m) = message {
                     o.s("message", &m.get());
                 }
                 if *reason {
-                    o.raw("metadata", "{\"reason\":\"because\",\"blockedBy\":\"user\"}");
+                    o.raw(
+                        "metadata",
+                        "{\"reason\":\"because\",\"blockedBy\":\"user\"}",
+                    );
                 }
                 o.done()
             }
-            Ev::TaskComplete { task, content, artifacts } => {
+            Ev::TaskComplete {
+                task,
+                content,
+                artifacts,
+            } => {
                 let mut o = Obj::new("task-complete", *task, ts);
                 if let Some(c) = content {
                     o.s("content", &c.get());
                 }
-                let list: Vec<String> = artifacts.iter().take(8).map(|a| json_str(&a.n("a", 3))).collect();
+                let list: Vec<String> = artifacts
+                    .iter()
+                    .take(8)
+                    .map(|a| json_str(&a.n("a", 3)))
+                    .collect();
                 o.raw("artifacts", &format!("[{}]", list.join(",")));
-                o.raw("metadata", "{\"duration\":12.5,\"iterations\":2,\"tokensUsed\":100}");
+                o.raw(
+                    "metadata",
+                    "{\"duration\":12.5,\"iterations\":2,\"tokensUsed\":100}",
+                );
                 o.done()
             }
             Ev::Delta { task, index, delta } => {
                 let mut o = Obj::new("content-delta", *task, ts);
-                o.s("delta", &delta.get()).n("index", i64::from(*index % 24));
+                o.s("delta", &delta.get())
+                    .n("index", i64::from(*index % 24));
                 o.done()
             }
             Ev::ContentComplete { task, content } => {
@@ -195,20 +311,39 @@ impl Ev {
             Ev::ToolStart { task, tool, args } => {
                 let mut o = Obj::new("tool-start", *task, ts);
                 o.s("toolCallId", &tool.n("x", 3)).s("toolName", "search");
-                o.raw("arguments", &format!("{{\"q\":{},\"api_key\":\"sk-1\"}}", json_str(&args.get())));
+                o.raw(
+                    "arguments",
+                    &format!("{{\"q\":{},\"api_key\":\"sk-1\"}}", json_str(&args.get())),
+                );
                 o.done()
             }
-            Ev::ToolProgress { task, tool, progress, steps } => {
+            Ev::ToolProgress {
+                task,
+                tool,
+                progress,
+                steps,
+            } => {
                 let mut o = Obj::new("tool-progress", *task, ts);
-                o.s("toolCallId", &tool.n("x", 3)).raw("progress", &format!("{}", f64::from(*progress) / 100.0));
+                o.s("toolCallId", &tool.n("x", 3))
+                    .raw("progress", &format!("{}", f64::from(*progress) / 100.0));
                 if let Some((a, b)) = steps {
-                    o.raw("metadata", &format!("{{\"step\":\"s\",\"stepsCompleted\":{a},\"stepsTotal\":{b}}}"));
+                    o.raw(
+                        "metadata",
+                        &format!("{{\"step\":\"s\",\"stepsCompleted\":{a},\"stepsTotal\":{b}}}"),
+                    );
                 }
                 o.done()
             }
-            Ev::ToolComplete { task, tool, success, result } => {
+            Ev::ToolComplete {
+                task,
+                tool,
+                success,
+                result,
+            } => {
                 let mut o = Obj::new("tool-complete", *task, ts);
-                o.s("toolCallId", &tool.n("x", 3)).s("toolName", "search").b("success", *success);
+                o.s("toolCallId", &tool.n("x", 3))
+                    .s("toolName", "search")
+                    .b("success", *success);
                 match (result, success) {
                     (Some(r), true) => {
                         o.raw("result", &format!("{{\"text\":{}}}", json_str(&r.get())));
@@ -220,9 +355,21 @@ impl Ev {
                 }
                 o.done()
             }
-            Ev::InputRequired { task, input, require_user, timeout, kind } => {
+            Ev::InputRequired {
+                task,
+                input,
+                require_user,
+                timeout,
+                kind,
+            } => {
                 let mut o = Obj::new("input-required", *task, ts);
-                let kinds = ["tool-execution", "confirmation", "clarification", "selection", "custom"];
+                let kinds = [
+                    "tool-execution",
+                    "confirmation",
+                    "clarification",
+                    "selection",
+                    "custom",
+                ];
                 o.s("inputId", &input.n("i", 3))
                     .s("inputType", kinds[usize::from(*kind) % kinds.len()])
                     .s("prompt", "Proceed?");
@@ -236,17 +383,29 @@ impl Ev {
                     o.raw("options", "[\"yes\",\"no\"]");
                 }
                 if let Some(t) = timeout {
-                    o.raw("metadata", &format!("{{\"timeout\":{},\"urgency\":\"high\"}}", t % 30));
+                    o.raw(
+                        "metadata",
+                        &format!("{{\"timeout\":{},\"urgency\":\"high\"}}", t % 30),
+                    );
                 }
                 o.done()
             }
-            Ev::InputReceived { task, input, by_agent } => {
+            Ev::InputReceived {
+                task,
+                input,
+                by_agent,
+            } => {
                 let mut o = Obj::new("input-received", *task, ts);
                 o.s("inputId", &input.n("i", 3))
                     .s("providedBy", if *by_agent { "agent" } else { "user" });
                 o.done()
             }
-            Ev::AuthRequired { task, auth, url, expires } => {
+            Ev::AuthRequired {
+                task,
+                auth,
+                url,
+                expires,
+            } => {
                 let mut o = Obj::new("auth-required", *task, ts);
                 o.s("authId", &auth.n("u", 3))
                     .s("authType", "oauth2")
@@ -263,51 +422,104 @@ impl Ev {
                 o.s("authId", &auth.n("u", 3)).s("userId", "me");
                 o.done()
             }
-            Ev::FileWrite { task, art, index, complete, base64, data } => {
+            Ev::FileWrite {
+                task,
+                art,
+                index,
+                complete,
+                base64,
+                data,
+            } => {
                 let mut o = Obj::new("file-write", *task, ts);
                 let index = index % 12;
-                o.s("artifactId", &art.n("a", 3)).s("data", &data.get()).n("index", i64::from(index)).b("complete", *complete);
+                o.s("artifactId", &art.n("a", 3))
+                    .s("data", &data.get())
+                    .n("index", i64::from(index))
+                    .b("complete", *complete);
                 if index == 0 {
-                    o.s("name", "f.txt").s("mimeType", "text/plain").s("encoding", if *base64 { "base64" } else { "utf-8" });
+                    o.s("name", "f.txt")
+                        .s("mimeType", "text/plain")
+                        .s("encoding", if *base64 { "base64" } else { "utf-8" });
                     o.raw("metadata", "{\"totalSize\":10,\"toolCallId\":\"x0\"}");
                 }
                 o.done()
             }
-            Ev::DataWrite { task, art, version, value } => {
+            Ev::DataWrite {
+                task,
+                art,
+                version,
+                value,
+            } => {
                 let mut o = Obj::new("data-write", *task, ts);
-                o.s("artifactId", &art.n("a", 3)).raw("data", &format!("{{\"v\":{},\"token\":\"t\"}}", json_str(&value.get())));
+                o.s("artifactId", &art.n("a", 3)).raw(
+                    "data",
+                    &format!("{{\"v\":{},\"token\":\"t\"}}", json_str(&value.get())),
+                );
                 if let Some(v) = version {
                     o.raw("metadata", &format!("{{\"version\":{}}}", v % 8));
                 }
                 o.done()
             }
-            Ev::DatasetWrite { task, art, index, complete, rows, schema, odd } => {
+            Ev::DatasetWrite {
+                task,
+                art,
+                index,
+                complete,
+                rows,
+                schema,
+                odd,
+            } => {
                 let mut o = Obj::new("dataset-write", *task, ts);
                 let index = index % 12;
                 let rows: Vec<String> = (0..rows % 6)
-                    .map(|r| if *odd && r == 1 { "{\"n\":\"x\"}".to_owned() } else { format!("{{\"n\":{r}}}") })
+                    .map(|r| {
+                        if *odd && r == 1 {
+                            "{\"n\":\"x\"}".to_owned()
+                        } else {
+                            format!("{{\"n\":{r}}}")
+                        }
+                    })
                     .collect();
-                o.s("artifactId", &art.n("a", 3)).raw("rows", &format!("[{}]", rows.join(","))).n("index", i64::from(index)).b("complete", *complete);
+                o.s("artifactId", &art.n("a", 3))
+                    .raw("rows", &format!("[{}]", rows.join(",")))
+                    .n("index", i64::from(index))
+                    .b("complete", *complete);
                 if index == 0 && *schema {
-                    o.raw("schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"}}}");
+                    o.raw(
+                        "schema",
+                        "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"}}}",
+                    );
                 }
                 o.raw("metadata", "{\"totalRows\":10,\"batchSize\":2}");
                 o.done()
             }
             Ev::Subtask { task, sub, prompt } => {
                 let mut o = Obj::new("subtask-created", *task, ts);
-                o.s("subtaskId", &sub.task()).s("prompt", &prompt.get()).s("agentId", "helper");
+                o.s("subtaskId", &sub.task())
+                    .s("prompt", &prompt.get())
+                    .s("agentId", "helper");
                 o.done()
             }
-            Ev::Thought { task, index, content, confidence } => {
+            Ev::Thought {
+                task,
+                index,
+                content,
+                confidence,
+            } => {
                 let mut o = Obj::new("thought-stream", *task, ts);
                 o.s("thoughtId", &format!("th{}", index % 8))
                     .s("thoughtType", "reasoning")
-                    .s("verbosity", ["brief", "normal", "detailed"][usize::from(*index) % 3])
+                    .s(
+                        "verbosity",
+                        ["brief", "normal", "detailed"][usize::from(*index) % 3],
+                    )
                     .s("content", &content.get())
                     .n("index", i64::from(*index));
                 if let Some(c) = confidence {
-                    o.raw("metadata", &format!("{{\"confidence\":{}}}", f64::from(*c) / 200.0));
+                    o.raw(
+                        "metadata",
+                        &format!("{{\"confidence\":{}}}", f64::from(*c) / 200.0),
+                    );
                 }
                 o.done()
             }
@@ -368,7 +580,12 @@ pub enum IdMode {
 #[derive(Arbitrary, Debug, Clone)]
 pub enum Op {
     /// An event sent as one SSE event.
-    Send { id: IdMode, ev: Ev, dt: u8, typed: bool },
+    Send {
+        id: IdMode,
+        ev: Ev,
+        dt: u8,
+        typed: bool,
+    },
     /// The same event sent again right after itself (same id and data).
     Resend,
     /// Arbitrary bytes on the wire.
@@ -416,7 +633,12 @@ pub struct Scenario {
 /// Stream time as ISO 8601 (`secs` after 2025-01-01T00:00:00Z, within a day).
 pub fn timestamp(secs: u32) -> String {
     let s = secs % 86_400;
-    format!("2025-01-01T{:02}:{:02}:{:02}.000Z", s / 3600, (s / 60) % 60, s % 60)
+    format!(
+        "2025-01-01T{:02}:{:02}:{:02}.000Z",
+        s / 3600,
+        (s / 60) % 60,
+        s % 60
+    )
 }
 
 /// Renders one SSE event block.

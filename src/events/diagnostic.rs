@@ -122,6 +122,23 @@ impl Severity {
 /// The most raw bytes a diagnostic keeps (longer data is cut at a character boundary and marked).
 pub const MAX_RAW_BYTES: usize = 2048;
 
+/// The most bytes a kept diagnostic holds in each of `message`, `path`, `kind`, `taskId` and
+/// `eventId` (ids and messages quote the input, which can be as long as an event).
+pub const MAX_FIELD_BYTES: usize = 1024;
+
+/// Cuts `s` to at most `max` bytes at a character boundary, ending it with `…` when cut.
+fn cut(s: &mut String, max: usize) {
+    if s.len() <= max {
+        return;
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    s.push('…');
+}
+
 /// One problem found in the stream. Never thrown: collected, and readable/subscribable by the app.
 #[derive(Tsify, Debug, Clone, PartialEq)]
 pub struct Diagnostic {
@@ -169,6 +186,22 @@ impl Diagnostic {
             event_id: None,
             position: 0,
             raw: None,
+        }
+    }
+
+    /// Bounds every string of the diagnostic: [`MAX_FIELD_BYTES`] each, `raw`
+    /// [`MAX_RAW_BYTES`] (plus its cut marker). What a store keeps is bounded this way.
+    pub fn bound(&mut self) {
+        cut(&mut self.message, MAX_FIELD_BYTES);
+        cut(&mut self.path, MAX_FIELD_BYTES);
+        for s in [&mut self.kind, &mut self.task_id, &mut self.event_id]
+            .into_iter()
+            .flatten()
+        {
+            cut(s, MAX_FIELD_BYTES);
+        }
+        if let Some(raw) = &mut self.raw {
+            cut(raw, MAX_RAW_BYTES + 16);
         }
     }
 

@@ -8,13 +8,15 @@ pub mod decode;
 mod diagnostic;
 pub(crate) mod field;
 mod macros;
+pub mod redact;
 pub mod timestamp;
 pub mod types;
 pub mod url;
 
 pub use decode::{decode_entries, decode_event, EventContext};
-pub use diagnostic::{bounded_raw, DiagCode, Diagnostic, Severity, MAX_RAW_BYTES};
+pub use diagnostic::{bounded_raw, DiagCode, Diagnostic, Severity, MAX_FIELD_BYTES, MAX_RAW_BYTES};
 pub use field::{Field, JsonObject, Problem, Str};
+pub use redact::{Redactor, DEFAULT_REDACTED_KEYS};
 pub use types::*;
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::chunks::Admit;
 use super::model::*;
+use super::usage::DELTA_OFFSET_SLACK;
 use super::{EventMeta, Store, TaskSlot};
 use crate::events::timestamp::to_epoch_ms;
 use crate::events::*;
@@ -138,6 +139,60 @@ impl Store {
         let slot = self.tasks.get_mut(t)?;
         slot.view.revision = v;
         Some(slot)
+    }
+
+    /// Reports a per-task limit once: `flag` selects the task's "already reported" bit.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn limit_once(
+        &mut self,
+        t: usize,
+        flag: fn(&mut TaskSlot) -> &mut bool,
+        severity: Severity,
+        message: impl FnOnce(&str) -> String,
+        path: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) {
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return;
+        };
+        let reported = flag(slot);
+        if *reported {
+            return;
+        }
+        *reported = true;
+        let id = slot.view.id.clone();
+        self.diag(
+            DiagCode::LimitExceeded,
+            severity,
+            message(&id),
+            path,
+            Some(&id),
+            meta,
+            kind,
+        );
+    }
+
+    /// Appends a status change, dropping the oldest beyond `max_history_per_task`.
+    fn push_history(&mut self, t: usize, change: StatusChange, meta: &EventMeta<'_>, kind: &str) {
+        let max = self.limits.max_history_per_task;
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return;
+        };
+        slot.view.history.push_back(change);
+        if slot.view.history.len() <= max {
+            return;
+        }
+        slot.view.history.pop_front();
+        self.limit_once(
+            t,
+            |s| &mut s.history_truncated,
+            Severity::Warning,
+            |id| format!("more than {max} status changes for task {id}: the oldest are dropped"),
+            "$.status",
+            meta,
+            kind,
+        );
     }
 
     /// Links `child` under `parent` (idempotent; a contradiction is a diagnostic).
@@ -337,8 +392,8 @@ impl Store {
             slot.view.status = Some(e.status);
             slot.view.status_message = change.message.clone();
             set_str(&mut slot.view.updated_at, &e.timestamp);
-            slot.view.history.push(change);
         }
+        self.push_history(t, change, meta, TaskStatusEvent::KIND);
         if e.status.is_terminal() {
             self.flush_content_gaps(t, meta, TaskStatusEvent::KIND);
             self.flush_task_artifact_gaps(t, meta);
@@ -377,22 +432,76 @@ impl Store {
         }
         let m = e.metadata.as_ref();
         let Some(slot) = self.touch(t) else { return };
-        if !slot.view.status.is_some_and(TaskStatus::is_terminal) {
+        let completes = !slot.view.status.is_some_and(TaskStatus::is_terminal);
+        if completes {
             slot.view.status = Some(TaskStatus::Completed);
-            slot.view.history.push(StatusChange {
-                status: TaskStatus::Completed,
-                timestamp: e.timestamp.to_string(),
-                ..StatusChange::default()
-            });
         }
         set_str(&mut slot.view.updated_at, &e.timestamp);
         slot.view.duration = meta_num(m, "duration").or(slot.view.duration);
         slot.view.iterations = meta_count(m, "iterations").or(slot.view.iterations);
         slot.view.tokens_used = meta_count(m, "tokensUsed").or(slot.view.tokens_used);
-        for a in e.artifacts.iter().flatten() {
-            if !slot.view.artifacts.iter().any(|x| x == a.as_ref()) {
-                slot.view.artifacts.push(a.to_string());
+        if completes {
+            let change = StatusChange {
+                status: TaskStatus::Completed,
+                timestamp: e.timestamp.to_string(),
+                ..StatusChange::default()
+            };
+            self.push_history(t, change, meta, TaskComplete::KIND);
+        }
+        if let Some(list) = &e.artifacts {
+            let ids: Vec<&str> = list.iter().map(|a| a.as_ref()).collect();
+            self.list_artifacts(t, &ids, meta, TaskComplete::KIND);
+        }
+    }
+
+    /// Adds artifact ids to task `t`'s list (no duplicates, at most `max_artifacts`). Linear in
+    /// the list and the ids, whatever their number.
+    pub(crate) fn list_artifacts(
+        &mut self,
+        t: usize,
+        ids: &[&str],
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) {
+        let max = self.limits.max_artifacts;
+        let Some(slot) = self.tasks.get_mut(t) else {
+            return;
+        };
+        let list = &mut slot.view.artifacts;
+        let mut over = false;
+        if ids.len() <= 4 {
+            for &id in ids {
+                if !list.iter().any(|x| x == id) {
+                    if list.len() >= max {
+                        over = true;
+                        break;
+                    }
+                    list.push(id.to_owned());
+                }
             }
+        } else {
+            let mut known: std::collections::HashSet<String> = list.iter().cloned().collect();
+            for &id in ids {
+                if !known.contains(id) {
+                    if list.len() >= max {
+                        over = true;
+                        break;
+                    }
+                    known.insert(id.to_owned());
+                    list.push(id.to_owned());
+                }
+            }
+        }
+        if over {
+            self.limit_once(
+                t,
+                |s| &mut s.artifacts_truncated,
+                Severity::Warning,
+                |id| format!("task {id} lists more than {max} artifacts: the rest are not listed"),
+                "$.artifacts",
+                meta,
+                kind,
+            );
         }
     }
 
@@ -418,7 +527,7 @@ impl Store {
             }
             return;
         }
-        slot.delta_offsets.push(slot.view.content.len() as u32);
+        record_offsets(slot, 1);
         slot.view.content.push_str(delta);
     }
 
@@ -522,10 +631,7 @@ impl Store {
         );
         // Keep offsets aligned with indices for the skipped ones.
         if let Some(slot) = self.tasks.get_mut(t) {
-            let at = slot.view.content.len() as u32;
-            for _ in from..=to.min(from + 1_000_000) {
-                slot.delta_offsets.push(at);
-            }
+            record_offsets(slot, to.saturating_sub(from).saturating_add(1));
         }
         self.drain_content(t, meta);
         true
@@ -566,11 +672,25 @@ impl Store {
                 kind,
             );
         }
+        let max = self.limits.max_content_bytes;
+        let kept = floor_char_boundary(full, max);
         if let Some(slot) = self.touch(t) {
             slot.view.content.clear();
-            slot.view.content.push_str(full);
+            slot.view.content.push_str(kept);
             slot.view.content_complete = true;
             slot.delta_offsets.clear();
+            slot.offsets_capped = true;
+        }
+        if kept.len() < full.len() {
+            self.limit_once(
+                t,
+                |s| &mut s.content_truncated,
+                Severity::Error,
+                |id| format!("answer of task {id} exceeds {max} bytes: the rest is dropped"),
+                "$.content",
+                meta,
+                kind,
+            );
         }
     }
 
@@ -594,7 +714,27 @@ impl Store {
         self.tasks.get_mut(t)?.view.tools.get_mut(i)
     }
 
-    fn new_tool(&mut self, t: usize, id: &str, name: &str) -> Option<&mut Tool> {
+    fn new_tool(
+        &mut self,
+        t: usize,
+        id: &str,
+        name: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) -> Option<&mut Tool> {
+        let max = self.limits.max_tools_per_task;
+        if self.tasks.get(t)?.view.tools.len() >= max {
+            self.limit_once(
+                t,
+                |s| &mut s.tools_truncated,
+                Severity::Error,
+                |id| format!("more than {max} tool calls for task {id}: further ones are ignored"),
+                "$.toolCallId",
+                meta,
+                kind,
+            );
+            return None;
+        }
         let slot = self.touch(t)?;
         let i = slot.view.tools.len();
         slot.view.tools.push(Tool {
@@ -629,7 +769,8 @@ impl Store {
             return;
         }
         let m = e.metadata.as_ref();
-        let Some(tool) = self.new_tool(t, &e.tool_call_id, &e.tool_name) else {
+        let Some(tool) = self.new_tool(t, &e.tool_call_id, &e.tool_name, meta, ToolStart::KIND)
+        else {
             return;
         };
         tool.arguments = RawJson::from_value(&e.arguments.0);
@@ -673,6 +814,8 @@ impl Store {
                 self.touch(tt);
                 Some(tt)
             }
+            // A call beyond the task's tool limit was ignored: so are its updates.
+            None if self.tasks.get(t).is_some_and(|s| s.tools_truncated) => None,
             None => {
                 let msg = format!("{kind} for tool call {call_id} that never started");
                 self.diag(
@@ -684,7 +827,7 @@ impl Store {
                     meta,
                     kind,
                 );
-                self.new_tool(t, call_id, name)?;
+                self.new_tool(t, call_id, name, meta, kind)?;
                 Some(t)
             }
         }
@@ -780,6 +923,9 @@ impl Store {
             );
             return;
         }
+        if !self.room_for_request(t, meta, InputRequired::KIND) {
+            return;
+        }
         let m = e.metadata.as_ref();
         let require_user = e.require_user.unwrap_or(false);
         let timeout = meta_num(m, "timeout");
@@ -818,9 +964,34 @@ impl Store {
         slot.view.inputs.push(req);
         self.input_index.insert(e.input_id.to_string(), (t, i));
         if let (Some(at), Some(secs)) = (at, timeout) {
-            self.deadlines
-                .push((at.saturating_add((secs * 1000.0) as i64), t, false, i));
+            self.add_deadline(at.saturating_add((secs * 1000.0) as i64), t, false, i);
         }
+    }
+
+    /// `false` (reported once) when task `t` already keeps `max_requests_per_task` requests.
+    fn room_for_request(&mut self, t: usize, meta: &EventMeta<'_>, kind: &str) -> bool {
+        let max = self.limits.max_requests_per_task;
+        let held = self
+            .tasks
+            .get(t)
+            .map_or(0, |s| s.view.inputs.len() + s.view.auths.len());
+        if held < max {
+            return true;
+        }
+        self.limit_once(
+            t,
+            |s| &mut s.requests_truncated,
+            Severity::Error,
+            |id| {
+                format!(
+                    "more than {max} input/auth requests for task {id}: further ones are ignored"
+                )
+            },
+            "$",
+            meta,
+            kind,
+        );
+        false
     }
 
     fn apply_input_received(&mut self, e: &InputReceived<'_>, meta: &EventMeta<'_>) {
@@ -855,7 +1026,7 @@ impl Store {
         req.provided_by = Some(e.provided_by);
         req.user_id = e.user_id.as_deref().map(str::to_owned);
         req.agent_id = e.agent_id.as_deref().map(str::to_owned);
-        self.deadlines.retain(|d| !(d.1 == t && !d.2 && d.3 == i));
+        self.drop_deadline(t, false, i);
     }
 
     fn apply_auth_required(&mut self, e: &AuthRequired<'_>, meta: &EventMeta<'_>) {
@@ -874,6 +1045,9 @@ impl Store {
                 meta,
                 AuthRequired::KIND,
             );
+            return;
+        }
+        if !self.room_for_request(t, meta, AuthRequired::KIND) {
             return;
         }
         let expires_in = meta_num(e.metadata.as_ref(), "expiresIn");
@@ -896,8 +1070,7 @@ impl Store {
         slot.view.auths.push(req);
         self.auth_index.insert(e.auth_id.to_string(), (t, i));
         if let (Some(at), Some(secs)) = (at, expires_in) {
-            self.deadlines
-                .push((at.saturating_add((secs * 1000.0) as i64), t, true, i));
+            self.add_deadline(at.saturating_add((secs * 1000.0) as i64), t, true, i);
         }
     }
 
@@ -932,7 +1105,7 @@ impl Store {
         req.state = RequestState::Answered;
         req.user_id = Some(e.user_id.to_string());
         req.expires_at = meta_str(e.metadata.as_ref(), "expiresAt");
-        self.deadlines.retain(|d| !(d.1 == t && d.2 && d.3 == i));
+        self.drop_deadline(t, true, i);
     }
 
     fn apply_thought(&mut self, e: &ThoughtStream<'_>, meta: &EventMeta<'_>) {
@@ -992,4 +1165,37 @@ impl Store {
             }
         }
     }
+}
+
+/// Records `n` delta start offsets (the answer's current length), unless that would make the
+/// offsets outgrow the answer by more than [`DELTA_OFFSET_SLACK`] (empty deltas or long gaps):
+/// from then on no offsets are recorded for this answer, so indices stay aligned.
+fn record_offsets(slot: &mut TaskSlot, n: u64) {
+    if slot.offsets_capped {
+        return;
+    }
+    let room =
+        (slot.view.content.len() + DELTA_OFFSET_SLACK).saturating_sub(slot.delta_offsets.len());
+    let Ok(n) = usize::try_from(n) else {
+        slot.offsets_capped = true;
+        return;
+    };
+    if n > room {
+        slot.offsets_capped = true;
+        return;
+    }
+    let at = u32::try_from(slot.view.content.len()).unwrap_or(u32::MAX);
+    slot.delta_offsets.extend(std::iter::repeat_n(at, n));
+}
+
+/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
+pub(crate) fn floor_char_boundary(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or("")
 }

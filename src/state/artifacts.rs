@@ -109,11 +109,7 @@ impl Store {
         });
         self.artifact_index.insert(id.to_owned(), i);
         if let Some(&t) = self.task_index.get(task_id) {
-            if let Some(slot) = self.tasks.get_mut(t) {
-                if !slot.view.artifacts.iter().any(|a| a == id) {
-                    slot.view.artifacts.push(id.to_owned());
-                }
-            }
+            self.list_artifacts(t, &[id], meta, ev_kind);
         }
         Some(i)
     }

@@ -1,15 +1,22 @@
 //! Recognising replayed events by their SSE id, in bounded memory.
 
 use std::collections::{HashSet, VecDeque};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// Longer ids are remembered by their hash.
+pub const MAX_KEPT_ID_BYTES: usize = 64;
 
 /// The SSE ids of recently applied events (the last `window`), plus, for numeric ids, a floor:
 /// once a numeric id leaves the window, every numeric id at or below it counts as seen. That
 /// catches a server that ignores `Last-Event-ID` and replays a long stream from the start.
+/// An id longer than [`MAX_KEPT_ID_BYTES`] is remembered by a 64-bit hash, so the memory is
+/// bounded by the window whatever the ids (an SSE id can be as long as a line).
 #[derive(Debug, Default)]
 pub struct SeenIds {
     window: usize,
     numbers: HashSet<u64>,
     strings: HashSet<String>,
+    hashes: HashSet<u64>,
     order: VecDeque<Key>,
     floor: Option<u64>,
 }
@@ -18,6 +25,13 @@ pub struct SeenIds {
 enum Key {
     Num(u64),
     Str(String),
+    Hash(u64),
+}
+
+fn hash_of(id: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
 }
 
 fn as_number(id: &str) -> Option<u64> {
@@ -52,6 +66,13 @@ impl SeenIds {
                 }
                 Key::Num(n)
             }
+            None if id.len() > MAX_KEPT_ID_BYTES => {
+                let h = hash_of(id);
+                if !self.hashes.insert(h) {
+                    return false;
+                }
+                Key::Hash(h)
+            }
             None => {
                 if self.strings.contains(id) {
                     return false;
@@ -69,6 +90,9 @@ impl SeenIds {
                 }
                 Some(Key::Str(s)) => {
                     self.strings.remove(&s);
+                }
+                Some(Key::Hash(h)) => {
+                    self.hashes.remove(&h);
                 }
                 None => break,
             }
@@ -111,5 +135,19 @@ mod tests {
         assert!(s.insert("7"));
         // Non-canonical numbers are plain strings.
         assert!(s.insert("007"));
+    }
+
+    #[test]
+    fn long_ids_are_remembered_by_hash() {
+        let mut s = SeenIds::new(2);
+        let long = "x".repeat(super::MAX_KEPT_ID_BYTES + 1);
+        let other = "y".repeat(100_000);
+        assert!(s.insert(&long));
+        assert!(!s.insert(&long));
+        assert!(s.insert(&other));
+        assert!(!s.insert(&other));
+        assert!(s.insert("a"));
+        assert!(s.insert(&long), "left the window");
+        assert_eq!(s.len(), 2);
     }
 }

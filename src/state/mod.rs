@@ -15,12 +15,14 @@ mod macros;
 pub mod model;
 mod reset;
 mod snapshot;
+mod usage;
 
-use crate::events::{DiagCode, Diagnostic, Severity, TaskStatus};
+use crate::events::{DiagCode, Diagnostic, Redactor, Severity, TaskStatus};
 use chunks::Sequencer;
 pub use dedupe::SeenIds;
 pub use model::*;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+pub use usage::{Usage, MAX_DIAGNOSTIC_BYTES};
 
 /// Limits that bound the store's memory. Hitting one produces a `limit-exceeded` diagnostic
 /// (once per object) and the stream continues.
@@ -40,6 +42,13 @@ pub struct Limits {
     pub max_pending_chunks: usize,
     /// Thoughts kept per task (oldest dropped first). Default 1,000.
     pub max_thoughts_per_task: usize,
+    /// Status changes kept in a task's `history` (oldest dropped first; `status` stays
+    /// current). Default 1,000.
+    pub max_history_per_task: usize,
+    /// Tool calls kept per task (later ones are ignored). Default 10,000.
+    pub max_tools_per_task: usize,
+    /// Input plus auth requests kept per task (later ones are ignored). Default 1,000.
+    pub max_requests_per_task: usize,
     /// Diagnostics kept (oldest dropped first; counts stay exact). Default 1,000.
     pub max_diagnostics: usize,
     /// Raw events kept in the debug ring (0 = off). Default 0.
@@ -58,6 +67,9 @@ impl Default for Limits {
             max_dataset_rows: 1_000_000,
             max_pending_chunks: 256,
             max_thoughts_per_task: 1_000,
+            max_history_per_task: 1_000,
+            max_tools_per_task: 10_000,
+            max_requests_per_task: 1_000,
             max_diagnostics: 1_000,
             raw_log_events: 0,
             dedupe_window: 65_536,
@@ -85,6 +97,14 @@ pub(crate) struct TaskSlot {
     pub delta_offsets: Vec<u32>,
     pub content_truncated: bool,
     pub thoughts_truncated: bool,
+    /// `delta_offsets` stopped growing (see `DELTA_OFFSET_SLACK`): later replays of an index
+    /// are recognised as duplicates but no longer compared.
+    pub offsets_capped: bool,
+    /// A limit-exceeded was reported for this task's history / tools / requests / artifact list.
+    pub history_truncated: bool,
+    pub tools_truncated: bool,
+    pub requests_truncated: bool,
+    pub artifacts_truncated: bool,
     /// Placeholder created by a child or subtask-created before its own `task-created`.
     pub announced_only: bool,
 }
@@ -110,7 +130,8 @@ pub(crate) struct ArtifactSlot {
     pub end_reported: bool,
 }
 
-/// Open requests that can expire: (deadline in stream ms, task slot, is_auth, request index).
+/// Open requests that can expire: (deadline in stream ms, task slot, is_auth, request index),
+/// ordered by deadline (the next one to expire is the first).
 type Deadline = (i64, usize, bool, usize);
 
 /// The assembled state of one connection (one or more contexts).
@@ -133,11 +154,15 @@ pub struct Store {
     raw_log: VecDeque<(u64, String)>,
     /// Stream time: the latest valid event timestamp, in epoch ms.
     clock_ms: Option<i64>,
-    deadlines: Vec<Deadline>,
+    deadlines: BTreeSet<Deadline>,
+    /// (task slot, is_auth, request index) → its deadline, to drop it when answered.
+    deadline_of: HashMap<(usize, bool, usize), i64>,
     events_applied: u64,
     duplicates_ignored: u64,
     task_limit_reported: bool,
     artifact_limit_reported: bool,
+    /// Sensitive values removed from the raw text of diagnostics and of the raw-event ring.
+    redactor: Redactor,
 }
 
 impl Store {
@@ -185,8 +210,20 @@ impl Store {
         false
     }
 
-    /// Adds a diagnostic (bounded: the oldest are dropped beyond `max_diagnostics`).
-    pub fn push_diagnostic(&mut self, d: Diagnostic) {
+    /// Sets which members' values are redacted in diagnostics and the raw-event ring (default
+    /// [`crate::events::DEFAULT_REDACTED_KEYS`]; applies to what is kept from now on).
+    pub fn set_redactor(&mut self, redactor: Redactor) {
+        self.redactor = redactor;
+    }
+
+    /// The redaction in force.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
+    /// Adds a diagnostic (bounded: the oldest are dropped beyond `max_diagnostics`; each one's
+    /// strings are cut to [`Diagnostic::bound`] and sensitive values in its `raw` redacted).
+    pub fn push_diagnostic(&mut self, mut d: Diagnostic) {
         self.diagnostics_total += 1;
         if d.severity == Severity::Error {
             self.errors_total += 1;
@@ -194,6 +231,12 @@ impl Store {
         if self.limits.max_diagnostics == 0 {
             return;
         }
+        if let Some(raw) = &d.raw {
+            if let std::borrow::Cow::Owned(r) = self.redactor.redact(raw) {
+                d.raw = Some(r);
+            }
+        }
+        d.bound();
         if self.diagnostics.len() >= self.limits.max_diagnostics {
             self.diagnostics.pop_front();
         }
@@ -237,6 +280,7 @@ impl Store {
     }
 
     /// The raw-event ring (position, data), oldest first; empty unless `raw_log_events > 0`.
+    /// Each entry is cut to [`crate::events::MAX_RAW_BYTES`] and its sensitive values redacted.
     pub fn raw_events(&self) -> impl Iterator<Item = &(u64, String)> {
         self.raw_log.iter()
     }
@@ -248,8 +292,12 @@ impl Store {
         if self.raw_log.len() >= self.limits.raw_log_events {
             self.raw_log.pop_front();
         }
-        self.raw_log
-            .push_back((meta.position, crate::events::bounded_raw(meta.raw)));
+        let raw = crate::events::bounded_raw(meta.raw);
+        let raw = match self.redactor.redact(&raw) {
+            std::borrow::Cow::Owned(r) => r,
+            std::borrow::Cow::Borrowed(_) => raw,
+        };
+        self.raw_log.push_back((meta.position, raw));
     }
 
     /// One task by id.
@@ -369,18 +417,13 @@ impl Store {
     /// moved the clock (the diagnostics point at it).
     fn expire_requests(&mut self, meta: &EventMeta<'_>) {
         let Some(now) = self.clock_ms else { return };
-        if !self.deadlines.iter().any(|d| d.0 <= now) {
-            return;
-        }
-        let due: Vec<Deadline> = self
-            .deadlines
-            .iter()
-            .copied()
-            .filter(|d| d.0 <= now)
-            .collect();
-        self.deadlines.retain(|d| d.0 > now);
-        for (_, t, is_auth, i) in due {
-            let v = self.bump();
+        while let Some(&(at, t, is_auth, i)) = self.deadlines.first() {
+            if at > now {
+                break;
+            }
+            self.deadlines.pop_first();
+            self.deadline_of.remove(&(t, is_auth, i));
+            let v = self.version + 1;
             let Some(slot) = self.tasks.get_mut(t) else {
                 continue;
             };
@@ -404,6 +447,7 @@ impl Store {
                 (r.id.clone(), r.task_id.clone())
             };
             slot.view.revision = v;
+            self.version = v;
             let what = if is_auth {
                 "auth request"
             } else {
@@ -419,6 +463,19 @@ impl Store {
             d.event_id = (!meta.event_id.is_empty()).then(|| meta.event_id.to_owned());
             d.position = meta.position;
             self.push_diagnostic(d);
+        }
+    }
+
+    /// Registers the deadline of request `i` of task slot `t`.
+    pub(crate) fn add_deadline(&mut self, at: i64, t: usize, is_auth: bool, i: usize) {
+        self.deadlines.insert((at, t, is_auth, i));
+        self.deadline_of.insert((t, is_auth, i), at);
+    }
+
+    /// Forgets the deadline of an answered request.
+    pub(crate) fn drop_deadline(&mut self, t: usize, is_auth: bool, i: usize) {
+        if let Some(at) = self.deadline_of.remove(&(t, is_auth, i)) {
+            self.deadlines.remove(&(at, t, is_auth, i));
         }
     }
 

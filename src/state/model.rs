@@ -258,8 +258,8 @@ view_struct! {
         /// Latest status message.
         #[tsify(optional)]
         pub status_message: Option<String> = "statusMessage",
-        /// Every status change, in order.
-        pub history: Vec<StatusChange> = "history",
+        /// Status changes, in order (the latest `maxHistoryPerTask`).
+        pub history: std::collections::VecDeque<StatusChange> = "history",
         /// Who started it.
         #[tsify(optional)]
         pub initiator: Option<Initiator> = "initiator",

@@ -18,6 +18,7 @@ impl Store {
         };
         slot.content = Default::default();
         slot.delta_offsets.clear();
+        slot.offsets_capped = false;
         slot.content_truncated = false;
         slot.view.content.clear();
         slot.view.content_complete = false;
