@@ -150,11 +150,18 @@ fn param_str<'a>(call: &'a Call, k: &str) -> Result<&'a str, Fail> {
     })
 }
 
-/// The run of task `task`, or a TaskNotFoundError.
-fn run_of(app: &App, call: &Call, task: &str) -> Result<Arc<Run>, Fail> {
-    app.runs
-        .by_task(task)
-        .ok_or_else(|| Fail::new(&call.id, TASK_NOT_FOUND, format!("task {task:?} not found")))
+/// The run of dialect task id `task` (`<taskId>@<runId>`; a bare canonical task id means the
+/// latest run that has it) and the canonical task id, or a TaskNotFoundError.
+fn run_of(app: &App, call: &Call, task: &str) -> Result<(Arc<Run>, String), Fail> {
+    let found = match crate::dialects::split_task_id(task) {
+        Some((t, r)) => app
+            .runs
+            .get(r)
+            .filter(|run| run.has_task(t))
+            .map(|run| (run, t.to_owned())),
+        None => app.runs.by_task(task).map(|run| (run, task.to_owned())),
+    };
+    found.ok_or_else(|| Fail::new(&call.id, TASK_NOT_FOUND, format!("task {task:?} not found")))
 }
 
 /// The value a user message (A2A `parts`) answers an input with: the first data part's data
@@ -251,11 +258,11 @@ pub fn a2a_state(run: &Run, task: &str) -> (&'static str, String) {
 /// `tasks/cancel` of both dialects: asks for the cancel, waits for the canceled status, and
 /// answers with the A2A `Task`.
 async fn cancel(app: &App, call: &Call, task: &str) -> Response<RespBody> {
-    let run = match run_of(app, call, task) {
+    let (run, canonical) = match run_of(app, call, task) {
         Ok(r) => r,
         Err(f) => return f.reply(),
     };
-    match run.request_cancel(task) {
+    match run.request_cancel(&canonical) {
         AnswerOutcome::Accepted => {}
         AnswerOutcome::Unknown => {
             return rpc_error(&call.id, TASK_NOT_FOUND, format!("task {task:?} not found"))
@@ -272,7 +279,7 @@ async fn cancel(app: &App, call: &Call, task: &str) -> Response<RespBody> {
     let deadline = tokio::time::Instant::now() + CANCEL_WAIT;
     loop {
         rx.borrow_and_update();
-        if run.task_terminal(task) == Some(true) || run.status().1 {
+        if run.task_terminal(&canonical) == Some(true) || run.status().1 {
             break;
         }
         tokio::select! {
@@ -280,7 +287,7 @@ async fn cancel(app: &App, call: &Call, task: &str) -> Response<RespBody> {
             _ = tokio::time::sleep_until(deadline) => break,
         }
     }
-    let (state, ts) = a2a_state(&run, task);
+    let (state, ts) = a2a_state(&run, &canonical);
     rpc_result(
         &call.id,
         a2a::task_object(task, &run.context_id, state, &ts),
@@ -347,7 +354,7 @@ pub async fn a2a(app: &App, req: Request<Incoming>) -> Response<RespBody> {
                 Ok(t) => t.to_owned(),
                 Err(f) => return f.reply(),
             };
-            let run = match run_of(app, &call, &task) {
+            let (run, _) = match run_of(app, &call, &task) {
                 Ok(r) => r,
                 Err(f) => return f.reply(),
             };
@@ -373,8 +380,8 @@ pub async fn a2a(app: &App, req: Request<Incoming>) -> Response<RespBody> {
                 Err(f) => return f.reply(),
             };
             match run_of(app, &call, &task) {
-                Ok(run) => {
-                    let (state, ts) = a2a_state(&run, &task);
+                Ok((run, canonical)) => {
+                    let (state, ts) = a2a_state(&run, &canonical);
                     rpc_result(
                         &call.id,
                         a2a::task_object(&task, &run.context_id, state, &ts),
@@ -421,7 +428,7 @@ fn message_stream(
         let resp = open_stream(app, args, headers, None, stream_opts(call, Some(0)));
         return as_rpc(call, resp, "cannot start the run");
     };
-    let run = match run_of(app, call, task) {
+    let (run, canonical) = match run_of(app, call, task) {
         Ok(r) => r,
         Err(f) => return f.reply(),
     };
@@ -437,7 +444,7 @@ fn message_stream(
             );
         }
     }
-    let Some((key, pos)) = run.open_request_of(task) else {
+    let Some((key, pos)) = run.open_request_of(&canonical) else {
         return rpc_error(
             &call.id,
             INVALID_PARAMS,
@@ -512,11 +519,11 @@ fn provide_input(app: &App, call: &Call) -> Response<RespBody> {
         Ok(t) => t.to_owned(),
         Err(f) => return f.reply(),
     };
-    let run = match run_of(app, call, &task) {
+    let (run, canonical) = match run_of(app, call, &task) {
         Ok(r) => r,
         Err(f) => return f.reply(),
     };
-    let Some((key, pos)) = run.open_request_of(&task) else {
+    let Some((key, pos)) = run.open_request_of(&canonical) else {
         return rpc_error(
             &call.id,
             INVALID_PARAMS,

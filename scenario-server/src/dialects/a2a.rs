@@ -22,6 +22,7 @@ struct Dataset {
 
 /// The A2A encoder of one run.
 pub struct A2aEncoder {
+    run_id: String,
     context_id: String,
     root: Option<String>,
     tasks: HashMap<String, Task>,
@@ -43,9 +44,10 @@ fn meta_map(ev: &Canon<'_>) -> Map<String, Value> {
 }
 
 impl A2aEncoder {
-    /// An encoder for the run of context `context_id`.
-    pub fn new(context_id: &str) -> Self {
+    /// An encoder for run `run_id` of context `context_id`.
+    pub fn new(run_id: &str, context_id: &str) -> Self {
         A2aEncoder {
+            run_id: run_id.to_owned(),
             context_id: context_id.to_owned(),
             root: None,
             tasks: HashMap::new(),
@@ -60,7 +62,13 @@ impl A2aEncoder {
         self.root.as_deref() == Some(task)
     }
 
+    /// The A2A id of canonical task `task`.
+    fn tid(&self, task: &str) -> String {
+        super::task_id(task, &self.run_id)
+    }
+
     fn message(&self, task: &str, id: u64, parts: Vec<Value>) -> Value {
+        let task = self.tid(task);
         json!({
             "kind": "message",
             "role": "agent",
@@ -115,7 +123,7 @@ impl A2aEncoder {
         status.insert("timestamp".into(), ev.ts().into());
         let mut e = Map::new();
         e.insert("kind".into(), "status-update".into());
-        e.insert("taskId".into(), task.into());
+        e.insert("taskId".into(), self.tid(task).into());
         e.insert("contextId".into(), self.context_id.clone().into());
         e.insert("status".into(), Value::Object(status));
         e.insert("final".into(), fin.into());
@@ -146,7 +154,7 @@ impl A2aEncoder {
     ) {
         out.push(Out::plain(json!({
             "kind": "artifact-update",
-            "taskId": ev.task(),
+            "taskId": self.tid(ev.task()),
             "contextId": self.context_id,
             "artifact": artifact,
             "append": append,
@@ -173,14 +181,14 @@ impl Encoder for A2aEncoder {
                 );
                 let mut m = meta_map(ev);
                 if let Some(p) = parent {
-                    m.insert("parentTaskId".into(), p.into());
+                    m.insert("parentTaskId".into(), self.tid(p).into());
                 }
                 if let Some(i) = ev.str("initiator") {
                     m.insert("initiator".into(), i.into());
                 }
                 out.push(Out::plain(json!({
                     "kind": "task",
-                    "id": task,
+                    "id": self.tid(&task),
                     "contextId": self.context_id,
                     "status": {"state": "submitted", "timestamp": ev.ts()},
                     "history": [],
@@ -435,13 +443,14 @@ mod tests {
 
     #[test]
     fn root_final_flags_and_chunks() {
-        let mut e = A2aEncoder::new("ctx-r1");
+        let mut e = A2aEncoder::new("r1", "ctx-r1");
         let o = enc(
             &mut e,
             0,
             json!({"kind":"task-created","contextId":"ctx-r1","taskId":"t","initiator":"user","timestamp":"x"}),
         );
         assert_eq!(o[0].data["kind"], "task");
+        assert_eq!(o[0].data["id"], "t@r1");
         let o = enc(
             &mut e,
             1,

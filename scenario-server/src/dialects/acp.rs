@@ -27,6 +27,7 @@ struct Artifact {
 
 /// The ACP encoder of one run.
 pub struct AcpEncoder {
+    run_id: String,
     context_id: String,
     root: Option<String>,
     tasks: HashMap<String, Task>,
@@ -71,9 +72,10 @@ fn title(s: &str) -> String {
 }
 
 impl AcpEncoder {
-    /// An encoder for the run of context `context_id`.
-    pub fn new(context_id: &str) -> Self {
+    /// An encoder for run `run_id` of context `context_id`.
+    pub fn new(run_id: &str, context_id: &str) -> Self {
         AcpEncoder {
+            run_id: run_id.to_owned(),
             context_id: context_id.to_owned(),
             root: None,
             tasks: HashMap::new(),
@@ -85,7 +87,7 @@ impl AcpEncoder {
     fn event(&self, ev: &Canon<'_>, event: &str, data: Value) -> Value {
         json!({
             "event": event,
-            "task_id": ev.task(),
+            "task_id": super::task_id(ev.task(), &self.run_id),
             "context_id": self.context_id,
             "timestamp": ev.ts(),
             "data": data,
@@ -164,8 +166,9 @@ impl Encoder for AcpEncoder {
                 if parent.is_none() && self.root.is_none() {
                     self.root = Some(task.clone());
                 }
+                let parent = parent.map(|p| super::task_id(p, &self.run_id));
                 let extra = obj([
-                    ("parent_task_id", opt_str(parent)),
+                    ("parent_task_id", opt_str(parent.as_deref())),
                     ("agent_id", opt(ev.meta("agentId"))),
                     ("initiator", opt_str(ev.str("initiator"))),
                     ("metadata", opt(ev.get("metadata"))),

@@ -134,12 +134,25 @@ pub trait Encoder: Send {
     fn encode(&mut self, ev: &Canon<'_>, out: &mut Vec<Out>);
 }
 
+/// The task id a JSON-RPC dialect (A2A, ACP) uses for canonical task `task` of run `run`:
+/// `<taskId>@<runId>`. Scripts draw task ids from the seed, so two runs with the same seed
+/// share them; the suffix makes `tasks/cancel` & co. unambiguous.
+pub fn task_id(task: &str, run: &str) -> String {
+    format!("{task}@{run}")
+}
+
+/// Splits a dialect task id into `(canonical task id, run id)`; `None` without a `@`.
+pub fn split_task_id(id: &str) -> Option<(&str, &str)> {
+    id.rsplit_once('@')
+        .filter(|(t, r)| !t.is_empty() && !r.is_empty())
+}
+
 /// The encoder of `dialect` for a run (`None` for canonical).
 pub fn encoder(dialect: Dialect, run_id: &str, context_id: &str) -> Option<Box<dyn Encoder>> {
     match dialect {
         Dialect::Canonical => None,
-        Dialect::A2a => Some(Box::new(a2a::A2aEncoder::new(context_id))),
-        Dialect::Acp => Some(Box::new(acp::AcpEncoder::new(context_id))),
+        Dialect::A2a => Some(Box::new(a2a::A2aEncoder::new(run_id, context_id))),
+        Dialect::Acp => Some(Box::new(acp::AcpEncoder::new(run_id, context_id))),
         Dialect::Unified => Some(Box::new(unified::UnifiedEncoder::new(run_id, context_id))),
         Dialect::MyAgent => Some(Box::new(myagent::MyAgentEncoder::new(context_id))),
     }
@@ -392,6 +405,12 @@ mod tests {
         assert_eq!(parse_event_id("7.0"), Some((7, Some(0))));
         assert_eq!(parse_event_id("x"), None);
         assert_eq!(parse_event_id("7.x"), None);
+        assert_eq!(
+            split_task_id(&task_id("task-1", "r1")),
+            Some(("task-1", "r1"))
+        );
+        assert_eq!(split_task_id("task-1"), None);
+        assert_eq!(split_task_id("@r1"), None);
         for d in Dialect::ALL {
             assert_eq!(Dialect::parse(d.as_str()), Some(d));
         }
