@@ -162,17 +162,31 @@ impl EventFilter {
         Ok(f)
     }
 
-    /// Whether `ev` passes. `store` resolves sub-trees.
-    pub fn matches(&self, ev: &AgentEvent<'_>, store: &Store) -> bool {
-        let kind = match_kind(ev);
-        let internal = kind.starts_with("internal:");
-        if internal
+    /// Whether events of `kind` can pass (the kind and `includeInternal` rules only).
+    pub fn passes_kind(&self, kind: &str) -> bool {
+        if kind.starts_with("internal:")
             && !self.include_internal
             && !self.kinds.iter().any(|p| p.starts_with("internal:"))
         {
             return false;
         }
-        if !self.kinds.is_empty() && !self.kinds.iter().any(|p| kind_matches(p, kind)) {
+        self.kinds.is_empty() || self.kinds.iter().any(|p| kind_matches(p, kind))
+    }
+
+    /// `true` when [`EventFilter::passes_kind`] alone decides (no task, context, thought or
+    /// input condition), so a filter compiled to a set of kinds is exact.
+    pub fn is_kind_only(&self) -> bool {
+        self.task_id.is_none()
+            && self.context_id.is_none()
+            && self.thought_types.is_empty()
+            && self.max_verbosity.is_none()
+            && self.min_confidence.is_none()
+            && self.require_user.is_none()
+    }
+
+    /// Whether `ev` passes. `store` resolves sub-trees.
+    pub fn matches(&self, ev: &AgentEvent<'_>, store: &Store) -> bool {
+        if !self.passes_kind(match_kind(ev)) {
             return false;
         }
         let (ctx, task) = event_scope(ev);

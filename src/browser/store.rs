@@ -11,15 +11,19 @@
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, js_error};
 use super::global::{next_frame, report_error};
-use crate::filter::{kind_matches, match_kind, EventFilter};
+use crate::filter::EventFilter;
 use crate::json::WriteJson;
 use crate::pipeline::Session;
 use crate::sse::SseConfig;
 use crate::state::Limits;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+mod deliver;
+mod objects;
+use deliver::{Batch, Handler, HandlerFilter};
+use objects::ObjectCache;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_STORE: &str = r#"
@@ -105,24 +109,20 @@ export interface AgentStore {
 }
 "#;
 
-struct Handler {
-    id: u32,
-    filter: HandlerFilter,
-    f: js_sys::Function,
-}
-
-enum HandlerFilter {
-    Kind(String),
-    Full(Box<EventFilter>),
-}
-
 struct Inner {
     session: Session,
     next_id: u32,
     listeners: Vec<(u32, js_sys::Function)>,
     handlers: Vec<Handler>,
-    /// Events to deliver after the borrow is released: (handler ids, event JSON).
-    queue: Vec<(Vec<u32>, String)>,
+    /// Union of the handlers' kind masks: events outside it are not looked at again.
+    any_mask: u64,
+    /// The handlers' functions by slot (a removed handler's slot is `undefined`).
+    fns: js_sys::Array,
+    next_slot: u32,
+    /// Nesting depth of batches being delivered (slots are renumbered only at 0).
+    delivering: u32,
+    /// Events to deliver after the borrow is released.
+    batch: Batch,
     snapshot: Option<(u64, JsValue)>,
     /// Bumped by changes that live outside the core store (coordinator routing).
     local_rev: u64,
@@ -131,8 +131,8 @@ struct Inner {
     /// Coalesce listener calls per animation frame.
     batch_frames: bool,
     frame_pending: bool,
-    tasks_cache: HashMap<String, (u64, JsValue)>,
-    artifacts_cache: HashMap<String, (u64, JsValue)>,
+    /// Task and artifact objects by revision (unchanged ones keep their identity).
+    objects: ObjectCache,
     closed: bool,
 }
 
@@ -218,6 +218,35 @@ impl Inner {
     fn visible_version(&self) -> u64 {
         self.session.store().version() + self.local_rev
     }
+
+    fn add_handler(&mut self, filter: HandlerFilter, f: js_sys::Function) -> u32 {
+        if self.delivering == 0 && self.next_slot as usize > 2 * self.handlers.len() + 32 {
+            // Renumber the slots (removed handlers leave holes).
+            self.fns = js_sys::Array::new();
+            for (i, h) in self.handlers.iter_mut().enumerate() {
+                h.slot = i as u32;
+                self.fns.push(&h.f);
+            }
+            self.next_slot = self.handlers.len() as u32;
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.fns.set(slot, f.clone().into());
+        let h = Handler::new(id, slot, filter, f);
+        self.any_mask |= h.mask;
+        self.handlers.push(h);
+        id
+    }
+
+    fn remove_handler(&mut self, id: u32) {
+        if let Some(pos) = self.handlers.iter().position(|h| h.id == id) {
+            let h = self.handlers.remove(pos);
+            self.fns.set(h.slot, JsValue::UNDEFINED);
+            self.any_mask = self.handlers.iter().fold(0, |m, h| m | h.mask);
+        }
+    }
 }
 
 impl AgentStore {
@@ -243,16 +272,16 @@ impl AgentStore {
     /// Runs `work` on the session, then (borrow released) delivers queued events and notifies
     /// subscribers if the visible state changed.
     fn update(&self, work: impl FnOnce(&mut Inner)) -> Result<(), JsValue> {
-        let (queue, handlers, listeners) = {
+        let (batch, listeners) = {
             let mut inner = self.borrow_mut()?;
             let before = inner.visible_version();
             work(&mut inner);
             let changed = inner.visible_version() != before;
-            let queue = std::mem::take(&mut inner.queue);
-            let handlers: Vec<(u32, js_sys::Function)> = if queue.is_empty() {
-                Vec::new()
+            let batch = if inner.batch.is_empty() {
+                None
             } else {
-                inner.handlers.iter().map(|h| (h.id, h.f.clone())).collect()
+                inner.delivering += 1;
+                Some((std::mem::take(&mut inner.batch), inner.fns.clone()))
             };
             let listeners: Vec<js_sys::Function> = if !changed {
                 Vec::new()
@@ -265,23 +294,17 @@ impl AgentStore {
             } else {
                 inner.listeners.iter().map(|(_, f)| f.clone()).collect()
             };
-            (queue, handlers, listeners)
+            (batch, listeners)
         };
         let mut first_err: Option<JsValue> = None;
-        for (ids, json) in queue {
-            let ev = from_json(&json)?;
-            for (id, f) in handlers.iter().filter(|(id, _)| ids.contains(id)) {
-                // A handler removed meanwhile (by an earlier handler) is skipped.
-                if !self
-                    .inner
-                    .try_borrow()
-                    .map(|i| i.handlers.iter().any(|h| h.id == *id))
-                    .unwrap_or(false)
-                {
-                    continue;
-                }
-                if let Err(e) = f.call1(&JsValue::NULL, &ev) {
-                    first_err.get_or_insert(e);
+        if let Some((mut batch, fns)) = batch {
+            // One call: the events are built in JS and handed to their handlers there.
+            first_err = batch.deliver(&fns);
+            batch.clear();
+            if let Ok(mut inner) = self.inner.try_borrow_mut() {
+                inner.delivering -= 1;
+                if inner.batch.is_empty() {
+                    inner.batch = batch; // keep the buffers' capacity
                 }
             }
         }
@@ -304,11 +327,12 @@ impl AgentStore {
             let Inner {
                 session,
                 handlers,
-                queue,
+                any_mask,
+                batch,
                 ..
             } = inner;
             session.feed(bytes, &mut |ev, _meta, store| {
-                queue_event(handlers, queue, ev, store)
+                batch.collect(handlers, *any_mask, ev, store)
             });
         })
     }
@@ -318,42 +342,8 @@ impl AgentStore {
         f: js_sys::Function,
         filter: HandlerFilter,
     ) -> Result<js_sys::Function, JsValue> {
-        let id = {
-            let mut inner = self.borrow_mut()?;
-            inner.next_id += 1;
-            let id = inner.next_id;
-            inner.handlers.push(Handler { id, filter, f });
-            id
-        };
+        let id = self.borrow_mut()?.add_handler(filter, f);
         Ok(unsubscribe_fn(&self.inner, id, false))
-    }
-}
-
-fn queue_event(
-    handlers: &[Handler],
-    queue: &mut Vec<(Vec<u32>, String)>,
-    ev: &crate::events::AgentEvent<'_>,
-    store: &crate::state::Store,
-) {
-    if handlers.is_empty() {
-        return;
-    }
-    let kind = match_kind(ev);
-    let internal = kind.starts_with("internal:");
-    let ids: Vec<u32> = handlers
-        .iter()
-        .filter(|h| match &h.filter {
-            HandlerFilter::Kind(p) => {
-                kind_matches(p, kind) && (!internal || p.starts_with("internal:") || p == kind)
-            }
-            HandlerFilter::Full(f) => f.matches(ev, store),
-        })
-        .map(|h| h.id)
-        .collect();
-    if !ids.is_empty() {
-        let mut s = String::new();
-        ev.write_json(&mut s);
-        queue.push((ids, s));
     }
 }
 
@@ -393,30 +383,12 @@ fn unsubscribe_fn(inner: &Rc<RefCell<Inner>>, id: u32, listener: bool) -> js_sys
                 if listener {
                     i.listeners.retain(|(x, _)| *x != id);
                 } else {
-                    i.handlers.retain(|h| h.id != id);
+                    i.remove_handler(id);
                 }
             }
         }
     });
     cb.unchecked_into()
-}
-
-fn cached_json<T: WriteJson>(
-    cache: &mut HashMap<String, (u64, JsValue)>,
-    id: &str,
-    revision: u64,
-    item: &T,
-) -> Result<JsValue, JsValue> {
-    if let Some((rev, v)) = cache.get(id) {
-        if *rev == revision {
-            return Ok(v.clone());
-        }
-    }
-    let mut s = String::new();
-    item.write_json(&mut s);
-    let v = from_json(&s)?;
-    cache.insert(id.to_owned(), (revision, v.clone()));
-    Ok(v)
 }
 
 fn json_array<'a, T: WriteJson + 'a>(
@@ -450,14 +422,17 @@ impl AgentStore {
                 next_id: 0,
                 listeners: Vec::new(),
                 handlers: Vec::new(),
-                queue: Vec::new(),
+                any_mask: 0,
+                fns: js_sys::Array::new(),
+                next_slot: 0,
+                delivering: 0,
+                batch: Batch::default(),
                 snapshot: None,
                 local_rev: 0,
                 coordinator_inputs: Vec::new(),
                 batch_frames,
                 frame_pending: false,
-                tasks_cache: HashMap::new(),
-                artifacts_cache: HashMap::new(),
+                objects: ObjectCache::default(),
                 closed: false,
             })),
         })
@@ -489,11 +464,12 @@ impl AgentStore {
             let Inner {
                 session,
                 handlers,
-                queue,
+                any_mask,
+                batch,
                 ..
             } = inner;
             session.push_json(&text, &mut |ev, _meta, store| {
-                queue_event(handlers, queue, ev, store)
+                batch.collect(handlers, *any_mask, ev, store)
             });
         })
     }
@@ -552,24 +528,19 @@ impl AgentStore {
                 return Ok(snap.clone());
             }
         }
+        let (task_objs, artifact_objs) = inner.objects.all(inner.session.store_mut())?;
         let store = inner.session.store();
         let tasks = js_sys::Array::new();
         let roots = js_sys::Array::new();
-        for t in store.tasks() {
-            let v = cached_json(&mut inner.tasks_cache, &t.id, t.revision, t)?;
+        for (t, v) in store.tasks().zip(&task_objs) {
             if t.parent_id.is_none() {
-                roots.push(&v);
+                roots.push(v);
             }
-            tasks.push(&v);
+            tasks.push(v);
         }
         let artifacts = js_sys::Array::new();
-        for a in store.artifacts() {
-            artifacts.push(&cached_json(
-                &mut inner.artifacts_cache,
-                &a.id,
-                a.revision,
-                a,
-            )?);
+        for v in &artifact_objs {
+            artifacts.push(v);
         }
         let snap = js_sys::Object::new();
         let set = |k: &str, v: &JsValue| {
@@ -665,10 +636,7 @@ impl AgentStore {
     pub fn task(&self, id: &str) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
         let inner = &mut *guard;
-        match inner.session.store().task(id) {
-            Some(t) => cached_json(&mut inner.tasks_cache, &t.id, t.revision, t),
-            None => Ok(JsValue::UNDEFINED),
-        }
+        inner.objects.task(inner.session.store_mut(), id)
     }
 
     /// One artifact's description, or `undefined`.
@@ -676,10 +644,7 @@ impl AgentStore {
     pub fn artifact(&self, id: &str) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
         let inner = &mut *guard;
-        match inner.session.store().artifact(id) {
-            Some(a) => cached_json(&mut inner.artifacts_cache, &a.id, a.revision, a),
-            None => Ok(JsValue::UNDEFINED),
-        }
+        inner.objects.artifact(inner.session.store_mut(), id)
     }
 
     /// A file artifact's bytes (a copy), or `undefined`.
@@ -755,8 +720,10 @@ impl AgentStore {
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
             inner.closed = true;
             inner.listeners.clear();
-            inner.handlers.clear();
-            inner.queue.clear();
+            for h in std::mem::take(&mut inner.handlers) {
+                inner.fns.set(h.slot, JsValue::UNDEFINED);
+            }
+            inner.any_mask = 0;
         }
     }
 
@@ -815,6 +782,15 @@ impl AgentStore {
     /// Runs `f` on the core session (read-only).
     pub(crate) fn with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> Result<R, JsValue> {
         Ok(f(&self.borrow()?.session))
+    }
+
+    /// Runs `f` on the core session, mutable (glue-internal: the dialect layer's clock and the
+    /// messages built from its state). Applied events are not delivered from here: feed them.
+    pub(crate) fn with_session_mut<R>(
+        &self,
+        f: impl FnOnce(&mut Session) -> R,
+    ) -> Result<R, JsValue> {
+        Ok(f(&mut self.borrow_mut()?.session))
     }
 
     /// Marks an input as being answered by a coordinator (`true`: hidden from the user's

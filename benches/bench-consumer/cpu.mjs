@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// CPU time per run, by thread, read from Linux /proc (schedstat: nanoseconds actually spent on a
+// CPU). Wall-clock medians on a shared 2-core machine mostly measure the other processes; the
+// CPU time of the page's main thread and of its Web Workers does not grow when
+// the run is preempted, so it compares builds and consumers under load, and it is the
+// "main-thread milliseconds" the Worker mode is about. scripts/bench.sh copies this file into its
+// copy of the harness (so `playwright-core`, `esbuild` and `./server.mjs` resolve) and runs:
+//
+//   node aw-cpu.mjs --preset medium[,large] [--runs 5] [--paths mem,net] [--json out.json]
+//                   [--ref js-reference] --consumer /abs/agentwire-snapshot.mjs --consumer ...
+//
+// One page per preset; every consumer registered once (wasm instantiated untimed); one warm-up
+// round, then `--runs` interleaved rounds (A B C … A B C …) of the harness's own
+// `window.bench.run`. Per run: wall ms (as the harness reports it), main-thread CPU ms, worker
+// threads' CPU ms, the whole renderer's CPU ms (GC helpers, compiler threads included), and the
+// long tasks the page saw. Table: medians, and main-thread CPU ÷ the reference's.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const args = { consumer: [] };
+{
+  const a = process.argv.slice(2);
+  for (let i = 0; i < a.length; i++) {
+    if (!a[i].startsWith('--')) continue;
+    const k = a[i].slice(2);
+    const v = a[i + 1] !== undefined && !a[i + 1].startsWith('--') ? a[++i] : 'true';
+    if (k === 'consumer') args.consumer.push(v); else args[k] = v;
+  }
+}
+const presets = (args.preset || 'medium').split(',');
+const paths = (args.paths || 'mem').split(',');
+const RUNS = Number(args.runs || 5);
+const REF = args.ref || 'js-reference';
+const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic', '--js-flags=--expose-gc', '--enable-precise-memory-info'];
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+
+// ---- /proc: the renderer processes under this node process, CPU ns per thread class ----------
+function children(pid) {
+  const out = [];
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try { out.push(...fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number)); } catch { /* gone */ }
+  }
+  return out;
+}
+function descendants(pid) {
+  const all = [];
+  const todo = [pid];
+  while (todo.length) { const p = todo.pop(); for (const c of children(p)) { all.push(c); todo.push(c); } }
+  return all;
+}
+function renderers() {
+  return descendants(process.pid).filter((p) => {
+    try { return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer'); } catch { return false; }
+  });
+}
+/** CPU ns of the renderers' threads: main, workers (DedicatedWorker…), all. */
+function cpuNow(pids) {
+  const r = { main: 0, worker: 0, all: 0 };
+  for (const pid of pids) {
+    let tasks;
+    try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const t of tasks) {
+      try {
+        const ns = Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+        const comm = fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim();
+        r.all += ns;
+        if (t === String(pid)) r.main += ns; // the main thread's id is the process id
+        else if (comm.startsWith('DedicatedWorker')) r.worker += ns;
+      } catch { /* thread ended */ }
+    }
+  }
+  return r;
+}
+
+const DIST = path.join(HERE, 'dist');
+fs.mkdirSync(DIST, { recursive: true });
+const common = { bundle: true, format: 'esm', platform: 'browser', target: 'chrome120', logLevel: 'warning', legalComments: 'none' };
+await esbuild.build({ ...common, entryPoints: [path.join(HERE, 'page/main.js')], outfile: path.join(DIST, 'bench.js') });
+// The reference is the harness's own consumer module, loaded like the plug-ins.
+const sources = [...(REF === 'none' ? [] : [path.join(HERE, 'page/consumers', `${REF}.js`)]), ...args.consumer.map((c) => path.resolve(c))];
+const ext = [];
+for (let i = 0; i < sources.length; i++) {
+  const bundle = path.join(DIST, `aw-cpu-${i}.mjs`);
+  await esbuild.build({ ...common, entryPoints: [sources[i]], outfile: bundle, loader: { '.wasm': 'binary' } });
+  ext.push({ src: sources[i], dir: path.dirname(sources[i]), bundle, url: `/ext/${i}/__bundle__.mjs` });
+}
+const server = await startServer({ pageDir: path.join(HERE, 'page'), distDir: DIST, dataDir: path.join(HERE, 'data'), ext });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROME_ARGS });
+
+// In the page: the consumers, the stream, and one run = exactly the harness's timed region
+// (mem: 64 KiB subarray pushes; net: fetch + reader, or the consumer's consumeUrl), nothing else.
+const PAGE_SETUP = async (urls) => {
+  const lt = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) lt.push({ start: e.startTime, dur: e.duration }); })
+    .observe({ type: 'longtask', buffered: true });
+  const cs = [];
+  for (const u of urls) {
+    let m = await import(u);
+    if (m.default && typeof m.default === 'object') m = { ...m, ...m.default };
+    if (typeof m.init === 'function') await m.init();
+    cs.push(m);
+  }
+  window.__aw = {
+    names: cs.map((m) => m.name),
+    async load(preset) { window.__aw.buf = new Uint8Array(await (await fetch(`/data/${preset}.sse`)).arrayBuffer()); },
+    async gc() { if (globalThis.gc) { gc(); await new Promise((r) => setTimeout(r, 0)); gc(); } await new Promise((r) => setTimeout(r, 20)); },
+    async run(i, path, preset) {
+      const c = cs[i];
+      const buf = window.__aw.buf;
+      const t0 = performance.now();
+      let s;
+      if (path === 'mem') {
+        const k = c.createConsumer();
+        for (let off = 0; off < buf.length; off += 65536) k.push(buf.subarray(off, Math.min(off + 65536, buf.length)));
+        s = await k.finish();
+      } else if (typeof c.consumeUrl === 'function') {
+        s = await c.consumeUrl(`/stream/${preset}.sse`);
+      } else {
+        const reader = (await fetch(`/stream/${preset}.sse`)).body.getReader();
+        const k = c.createConsumer();
+        for (;;) { const { done, value } = await reader.read(); if (done) break; k.push(value); }
+        s = await k.finish();
+      }
+      const t1 = performance.now();
+      await new Promise((r) => setTimeout(r, 60)); // the long-task observer delivers late
+      const mine = lt.filter((e) => e.start + e.dur > t0 && e.start < t1);
+      lt.length = 0;
+      const events = s && (s.events ?? (s.tasks instanceof Map ? -1 : undefined));
+      return { ms: t1 - t0, longTasks: mine.length, longMax: mine.reduce((m, e) => Math.max(m, e.dur), 0), events };
+    },
+  };
+  return window.__aw.names;
+};
+
+const out = { date: new Date().toISOString(), runs: RUNS, presets: {} };
+try {
+  for (const preset of presets) {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(server.url + '/');
+    await page.waitForFunction(() => window.bench && window.bench.ready);
+    const names = await page.evaluate(PAGE_SETUP, ext.map((e) => e.url));
+    await page.evaluate((p) => window.__aw.load(p), preset);
+    const pids = renderers();
+    const rows = [];
+    for (const p of paths) {
+      const samples = names.map(() => []);
+      for (let round = 0; round <= RUNS; round++) {
+        for (let i = 0; i < names.length; i++) {
+          await page.evaluate(() => window.__aw.gc());
+          const before = cpuNow(pids);
+          const r = await page.evaluate(([i, p, preset]) => window.__aw.run(i, p, preset), [i, p, preset]);
+          const after = cpuNow(pids);
+          if (round === 0) continue; // warm-up
+          samples[i].push({ ms: r.ms, main: (after.main - before.main) / 1e6, worker: (after.worker - before.worker) / 1e6,
+            all: (after.all - before.all) / 1e6, longTasks: r.longTasks, longMax: r.longMax });
+        }
+      }
+      names.forEach((name, i) => {
+        const s = samples[i];
+        rows.push({ consumer: name, path: p, preset, ms: median(s.map((x) => x.ms)), mainMs: median(s.map((x) => x.main)),
+          workerMs: median(s.map((x) => x.worker)), rendererMs: median(s.map((x) => x.all)),
+          longTasks: median(s.map((x) => x.longTasks)), longMax: Math.max(...s.map((x) => x.longMax)), raw: s });
+      });
+    }
+    await page.close();
+    const events = JSON.parse(fs.readFileSync(path.join(HERE, 'data', `${preset}.expected.json`), 'utf8')).native.events;
+    console.log(`\n[cpu] ${preset} (${events.toLocaleString('en-US')} events): 1 warm-up + ${RUNS} interleaved rounds, medians; ` +
+      'CPU = time on a CPU (/proc schedstat), the 60 ms long-task wait after each run included');
+    console.log('| consumer | path | wall ms | main-thread CPU ms | × ref (main CPU) | main-thread ms per 100k events | worker CPU ms | renderer CPU ms (all threads) | long tasks n (max ms) |');
+    console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|');
+    for (const r of rows) {
+      const ref = rows.find((x) => x.consumer === REF && x.path === r.path);
+      console.log(`| ${r.consumer} | ${r.path} | ${f1(r.ms)} | ${f1(r.mainMs)} | ${ref ? (r.mainMs / ref.mainMs).toFixed(2) : '-'} | ` +
+        `${f1(r.mainMs / events * 1e5)} | ${f1(r.workerMs)} | ${f1(r.rendererMs)} | ${r.longTasks} (${Math.round(r.longMax)}) |`);
+    }
+    if (errors.length) console.log(`  page errors: ${errors.slice(0, 3).join(' | ')}`);
+    out.presets[preset] = { events, rows };
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+if (args.json) {
+  fs.mkdirSync(path.dirname(path.resolve(args.json)), { recursive: true });
+  fs.writeFileSync(args.json, JSON.stringify(out, null, 1));
+  console.log(`[cpu] wrote ${args.json}`);
+}

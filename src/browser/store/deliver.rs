@@ -1,0 +1,316 @@
+//! Per-event delivery to JavaScript handlers, batched per `feed()`.
+//!
+//! Each handler's filter is compiled to a bit set over the event kinds, so an event that no
+//! handler wants costs one AND and is never written out. The events a handler does want are
+//! collected into one [`Batch`] per update, which crosses into JavaScript in ONE call
+//! (`awDeliver`): a record array (kind tag, numbers, string lengths, target handler slots),
+//! one string pool (decoded once) and one JSON array (parsed once) for the kinds without a
+//! typed fast path. `content-delta` (about 90 % of a typical stream) is built in JavaScript
+//! as an object literal from the pool, with its `contextId`/`taskId` strings shared within the
+//! batch; every other kind comes from the JSON array. Both give the same plain objects, with
+//! the same fields in the same order, as the event's JSON (`AgentEvent.write_json`).
+//!
+//! Handler functions live in one JS array (`fns`) indexed by slot; removing a handler clears
+//! its slot, so a batch being delivered skips handlers removed by an earlier handler.
+
+use crate::events::{AgentEvent, KINDS};
+use crate::filter::{kind_matches, match_kind, EventFilter};
+use crate::state::Store;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+export function awDeliver(view, text, wide, json, fns) {
+  const r = view.slice();
+  const list = json.length === 0 ? undefined : JSON.parse(json);
+  const strs = [];
+  const n = r.length;
+  let i = 0, p = 0, q = 0, j = 0, err;
+  while (i < n) {
+    const tag = r[i++];
+    let ev;
+    if (tag === 1) {
+      const c = strs[r[i]], t = strs[r[i + 1]], d = r[i + 2], x = r[i + 3], s = r[i + 4];
+      i += 5;
+      ev = { kind: "content-delta", contextId: c, taskId: t, delta: text.slice(p, p += d), index: x, timestamp: text.slice(p, p += s) };
+    } else if (tag === 3) {
+      const c = strs[r[i]], t = strs[r[i + 1]], d = r[i + 2], x = r[i + 3], s = r[i + 4];
+      i += 5;
+      ev = { kind: "content-delta", contextId: c, taskId: t, delta: wide.slice(q, q += d), index: x, timestamp: text.slice(p, p += s) };
+    } else if (tag === 0) {
+      ev = list[j++];
+    } else {
+      strs.push(text.slice(p, p += r[i++]));
+      continue;
+    }
+    const end = i + 1 + r[i];
+    for (i++; i < end; i++) {
+      const f = fns[r[i]];
+      if (f !== undefined) {
+        try { f(ev); } catch (e) { if (err === undefined) err = [e]; }
+      }
+    }
+  }
+  return err;
+}
+"#)]
+extern "C" {
+    /// Builds the batch's events and calls their handlers; returns `[firstError]` or undefined.
+    #[wasm_bindgen(js_name = awDeliver)]
+    fn aw_deliver(recs: &[u32], text: &str, wide: &str, json: &str, fns: &js_sys::Array)
+        -> JsValue;
+}
+
+/// The next event is the next element of the JSON array.
+const TAG_JSON: u32 = 0;
+/// `content-delta` with its delta and timestamp in the ASCII pool.
+const TAG_DELTA: u32 = 1;
+/// A string of the batch's table: ids shared by the events after it.
+const TAG_STR: u32 = 2;
+/// `content-delta` whose delta has non-ASCII text (in the `wide` pool).
+const TAG_DELTA_WIDE: u32 = 3;
+
+/// The bit of events whose kind this version does not know (matched by their kind string).
+const UNKNOWN_BIT: u64 = 1 << 63;
+const _: () = assert!(KINDS.len() < 63, "one bit per kind, plus the unknown bit");
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn kind_position(kind: &str) -> usize {
+    let mut i = 0;
+    while i < KINDS.len() {
+        if same(KINDS[i], kind) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a known kind")
+}
+
+const CONTENT_DELTA_BIT: u64 = 1 << kind_position("content-delta");
+
+/// The kind bit of an event.
+fn kind_bit(ev: &AgentEvent<'_>) -> u64 {
+    match ev {
+        AgentEvent::ContentDelta(_) => CONTENT_DELTA_BIT,
+        AgentEvent::Unknown(_) => UNKNOWN_BIT,
+        other => {
+            let kind = other.kind();
+            KINDS
+                .iter()
+                .position(|k| *k == kind)
+                .map_or(UNKNOWN_BIT, |i| 1 << i)
+        }
+    }
+}
+
+/// What a handler receives.
+pub(super) enum HandlerFilter {
+    /// `on(pattern)`: an exact kind, a group such as `tool-*`, or `*` (internal events only
+    /// when the pattern names them).
+    Kind(String),
+    /// `subscribeEvents(filter)` and the iterators.
+    Full(Box<EventFilter>),
+}
+
+impl HandlerFilter {
+    fn kind_passes(&self, kind: &str) -> bool {
+        match self {
+            HandlerFilter::Kind(p) => {
+                kind_matches(p, kind)
+                    && (!kind.starts_with("internal:") || p.starts_with("internal:") || p == kind)
+            }
+            HandlerFilter::Full(f) => f.passes_kind(kind),
+        }
+    }
+
+    fn matches(&self, ev: &AgentEvent<'_>, store: &Store) -> bool {
+        match self {
+            HandlerFilter::Kind(_) => self.kind_passes(match_kind(ev)),
+            HandlerFilter::Full(f) => f.matches(ev, store),
+        }
+    }
+}
+
+/// A registered event handler.
+pub(super) struct Handler {
+    pub id: u32,
+    /// Index of its function in the `fns` array.
+    pub slot: u32,
+    /// Kinds it can receive (one bit per [`KINDS`] entry, plus [`UNKNOWN_BIT`]).
+    pub mask: u64,
+    /// The mask alone decides for known kinds (no task/context/thought/input condition).
+    pub exact: bool,
+    pub filter: HandlerFilter,
+    pub f: js_sys::Function,
+}
+
+impl Handler {
+    pub fn new(id: u32, slot: u32, filter: HandlerFilter, f: js_sys::Function) -> Self {
+        let mut mask = UNKNOWN_BIT;
+        for (i, k) in KINDS.iter().enumerate() {
+            if filter.kind_passes(k) {
+                mask |= 1 << i;
+            }
+        }
+        let exact = match &filter {
+            HandlerFilter::Kind(_) => true,
+            HandlerFilter::Full(f) => f.is_kind_only(),
+        };
+        Handler {
+            id,
+            slot,
+            mask,
+            exact,
+            filter,
+            f,
+        }
+    }
+
+    fn wants(&self, bit: u64, ev: &AgentEvent<'_>, store: &Store) -> bool {
+        self.mask & bit != 0
+            && ((self.exact && bit != UNKNOWN_BIT) || self.filter.matches(ev, store))
+    }
+}
+
+/// The events of one update on their way to JavaScript.
+#[derive(Default)]
+pub(super) struct Batch {
+    recs: Vec<u32>,
+    /// ASCII strings (ids, timestamps, ASCII deltas): decoded to a one-byte JS string.
+    text: String,
+    /// Deltas with non-ASCII text (kept apart so that `text` stays one-byte in JS).
+    wide: String,
+    json: String,
+    /// Strings already in the pool in this batch: (byte range in `text`, string number).
+    interned: Vec<(u32, u32, u32)>,
+    strings: u32,
+    targets: Vec<u32>,
+}
+
+/// UTF-16 length (what JavaScript's `slice` counts).
+fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
+}
+
+impl Batch {
+    pub fn is_empty(&self) -> bool {
+        self.recs.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.recs.clear();
+        self.text.clear();
+        self.wide.clear();
+        self.json.clear();
+        self.interned.clear();
+        self.strings = 0;
+    }
+
+    /// The number of ASCII string `s` in this batch's table, adding it if new.
+    fn intern(&mut self, s: &str) -> u32 {
+        for &(a, b, n) in self.interned.iter().rev() {
+            if &self.text[a as usize..b as usize] == s {
+                return n;
+            }
+        }
+        let n = self.strings;
+        self.strings += 1;
+        let a = self.text.len();
+        self.text.push_str(s);
+        self.recs.push(TAG_STR);
+        self.recs.push(s.len() as u32);
+        if self.interned.len() == 8 {
+            self.interned.remove(0);
+        }
+        self.interned.push((a as u32, self.text.len() as u32, n));
+        n
+    }
+
+    /// Adds `ev` for every handler that wants it (nothing when none does).
+    pub fn collect(
+        &mut self,
+        handlers: &[Handler],
+        any_mask: u64,
+        ev: &AgentEvent<'_>,
+        store: &Store,
+    ) {
+        let bit = kind_bit(ev);
+        if any_mask & bit == 0 {
+            return;
+        }
+        self.targets.clear();
+        for h in handlers {
+            if h.wants(bit, ev, store) {
+                self.targets.push(h.slot);
+            }
+        }
+        if self.targets.is_empty() {
+            return;
+        }
+        match ev {
+            AgentEvent::ContentDelta(d)
+                if d.extra.is_empty()
+                    && d.index <= u32::MAX as u64
+                    && d.context_id.is_ascii()
+                    && d.task_id.is_ascii()
+                    && d.timestamp.is_ascii() =>
+            {
+                let c = self.intern(&d.context_id);
+                let t = self.intern(&d.task_id);
+                let tag = if d.delta.is_ascii() {
+                    self.text.push_str(&d.delta);
+                    TAG_DELTA
+                } else {
+                    self.wide.push_str(&d.delta);
+                    TAG_DELTA_WIDE
+                };
+                self.text.push_str(&d.timestamp);
+                self.recs.extend_from_slice(&[
+                    tag,
+                    c,
+                    t,
+                    utf16_len(&d.delta) as u32,
+                    d.index as u32,
+                    d.timestamp.len() as u32,
+                ]);
+            }
+            other => {
+                self.json.push(if self.json.is_empty() { '[' } else { ',' });
+                other.write_json(&mut self.json);
+                self.recs.push(TAG_JSON);
+            }
+        }
+        self.recs.push(self.targets.len() as u32);
+        self.recs.extend_from_slice(&self.targets);
+    }
+
+    /// Delivers the batch: one call into JavaScript. Returns the first handler exception.
+    pub fn deliver(&mut self, fns: &js_sys::Array) -> Option<JsValue> {
+        if !self.json.is_empty() {
+            self.json.push(']');
+        }
+        let r = aw_deliver(&self.recs, &self.text, &self.wide, &self.json, fns);
+        if r.is_undefined() {
+            None
+        } else {
+            Some(js_sys::Array::from(&r).get(0))
+        }
+    }
+}

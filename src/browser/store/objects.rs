@@ -1,0 +1,168 @@
+//! The JS objects of tasks and artifacts, cached by revision and built in batches.
+//!
+//! A snapshot needs one object per task and artifact; unchanged ones are reused (same identity),
+//! the others are built together in ONE call into JavaScript (`awBuild`): their JSON as one
+//! array (one `JSON.parse`), and the answer texts, which are most of the bytes, NOT inside the
+//! JSON (no escaping in Rust, no unescaping in the engine) but in two string pools (ASCII and
+//! other text, so ASCII answers stay one-byte strings), each decoded once and sliced.
+
+use crate::json::WriteJson;
+use crate::state::Store;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+export function awBuild(json, ascii, wide, view) {
+  const list = JSON.parse(json);
+  const r = view.slice();
+  let p = 0, q = 0;
+  for (let i = 0; i < list.length; i++) {
+    const k = r[2 * i], n = r[2 * i + 1];
+    if (k === 1) list[i].content = ascii.slice(p, p += n);
+    else if (k === 2) list[i].content = wide.slice(q, q += n);
+  }
+  return list;
+}
+"#)]
+extern "C" {
+    /// Parses the batch's JSON array and puts each answer text back into its object.
+    #[wasm_bindgen(js_name = awBuild)]
+    fn aw_build(json: &str, ascii: &str, wide: &str, recs: &[u32]) -> js_sys::Array;
+}
+
+/// Built objects by position (tasks and artifacts are only ever appended), with the revision
+/// they show.
+#[derive(Default)]
+pub(super) struct ObjectCache {
+    tasks: Vec<Option<(u64, JsValue)>>,
+    artifacts: Vec<Option<(u64, JsValue)>>,
+}
+
+/// What one `awBuild` call creates.
+#[derive(Default)]
+struct Build {
+    json: String,
+    ascii: String,
+    wide: String,
+    recs: Vec<u32>,
+    /// (is_task, position) of each element.
+    items: Vec<(bool, usize)>,
+}
+
+impl Build {
+    fn item(&mut self, is_task: bool, pos: usize) {
+        self.json
+            .push(if self.items.is_empty() { '[' } else { ',' });
+        self.items.push((is_task, pos));
+    }
+}
+
+impl ObjectCache {
+    /// Builds every stale object among the tasks at `tasks` and artifacts at `artifacts`
+    /// (positions), in one call.
+    fn refresh(
+        &mut self,
+        store: &mut Store,
+        tasks: &[usize],
+        artifacts: &[usize],
+    ) -> Result<(), JsValue> {
+        let mut b = Build::default();
+        for &i in tasks {
+            let Some(slot) = store.tasks.get_mut(i) else {
+                continue;
+            };
+            if matches!(self.tasks.get(i), Some(Some((r, _))) if *r == slot.view.revision) {
+                continue;
+            }
+            b.item(true, i);
+            // The answer goes into a pool; the JSON keeps `"content":""` (its place in the
+            // object's key order).
+            let content = std::mem::take(&mut slot.view.content);
+            slot.view.write_json(&mut b.json);
+            let (kind, len) = if content.is_empty() {
+                (0, 0)
+            } else if content.is_ascii() {
+                b.ascii.push_str(&content);
+                (1, content.len())
+            } else {
+                b.wide.push_str(&content);
+                (2, content.chars().map(char::len_utf16).sum())
+            };
+            b.recs.extend_from_slice(&[kind, len as u32]);
+            slot.view.content = content;
+        }
+        for &i in artifacts {
+            let Some(slot) = store.artifacts.get(i) else {
+                continue;
+            };
+            if matches!(self.artifacts.get(i), Some(Some((r, _))) if *r == slot.view.revision) {
+                continue;
+            }
+            b.item(false, i);
+            slot.view.write_json(&mut b.json);
+            b.recs.extend_from_slice(&[0, 0]);
+        }
+        if b.items.is_empty() {
+            return Ok(());
+        }
+        b.json.push(']');
+        let built = aw_build(&b.json, &b.ascii, &b.wide, &b.recs);
+        for (n, &(is_task, i)) in b.items.iter().enumerate() {
+            let (cache, rev) = if is_task {
+                (&mut self.tasks, store.tasks[i].view.revision)
+            } else {
+                (&mut self.artifacts, store.artifacts[i].view.revision)
+            };
+            if cache.len() <= i {
+                cache.resize(i + 1, None);
+            }
+            cache[i] = Some((rev, built.get(n as u32)));
+        }
+        Ok(())
+    }
+
+    /// Every task and artifact object, in creation order (stale ones rebuilt first).
+    pub fn all(&mut self, store: &mut Store) -> Result<(Vec<JsValue>, Vec<JsValue>), JsValue> {
+        let tasks: Vec<usize> = (0..store.tasks.len()).collect();
+        let artifacts: Vec<usize> = (0..store.artifacts.len()).collect();
+        self.refresh(store, &tasks, &artifacts)?;
+        let pick = |c: &[Option<(u64, JsValue)>], n: usize| -> Vec<JsValue> {
+            (0..n)
+                .map(|i| {
+                    c.get(i)
+                        .and_then(|o| o.as_ref())
+                        .map_or(JsValue::UNDEFINED, |(_, v)| v.clone())
+                })
+                .collect()
+        };
+        Ok((
+            pick(&self.tasks, tasks.len()),
+            pick(&self.artifacts, artifacts.len()),
+        ))
+    }
+
+    /// The object of task `id`, or `undefined`.
+    pub fn task(&mut self, store: &mut Store, id: &str) -> Result<JsValue, JsValue> {
+        let Some(&i) = store.task_index.get(id) else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        self.refresh(store, &[i], &[])?;
+        Ok(self
+            .tasks
+            .get(i)
+            .and_then(|o| o.as_ref())
+            .map_or(JsValue::UNDEFINED, |(_, v)| v.clone()))
+    }
+
+    /// The object of artifact `id`, or `undefined`.
+    pub fn artifact(&mut self, store: &mut Store, id: &str) -> Result<JsValue, JsValue> {
+        let Some(&i) = store.artifact_index.get(id) else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        self.refresh(store, &[], &[i])?;
+        Ok(self
+            .artifacts
+            .get(i)
+            .and_then(|o| o.as_ref())
+            .map_or(JsValue::UNDEFINED, |(_, v)| v.clone()))
+    }
+}
