@@ -108,13 +108,32 @@ fuzz_target!(|sc: Scenario| {
         }
     }
     if std::env::var_os("AGENTWIRE_FUZZ_PRINT").is_some() {
+        // A regression file for tests/regressions.rs (`:!` lines are its directives).
+        let default = agentwire::state::Limits::default().values();
+        let set: Vec<String> = agentwire::state::Limits::NAMES
+            .iter()
+            .zip(limits.values().iter().zip(default))
+            .filter(|(_, (v, d))| **v != *d)
+            .map(|(n, (v, _))| format!("{n}={v}"))
+            .collect();
+        println!(":! limits {}", set.join(" "));
+        let mut at_line_start = true;
         for step in &steps {
-            match step {
-                Step::Feed(b) => print!("{}", String::from_utf8_lossy(b)),
-                Step::Reconnect => println!(": <reconnect>"),
-                Step::Finish => println!(": <finish>"),
-                Step::Clock(ms) => println!(": <clock {ms}>"),
+            let directive = match step {
+                Step::Feed(b) => {
+                    let _ = std::io::Write::write_all(&mut std::io::stdout(), b);
+                    at_line_start = b.last().is_none_or(|&c| c == b'\n');
+                    continue;
+                }
+                Step::Reconnect => "reconnect".to_owned(),
+                Step::Finish => "finish".to_owned(),
+                Step::Clock(ms) => format!("clock {ms}"),
+            };
+            if !at_line_start {
+                println!();
             }
+            println!(":! {directive}");
+            at_line_start = true;
         }
     }
     let a = run(&steps, false, limits, true);

@@ -315,7 +315,7 @@ impl Store {
                 );
             }
         }
-        self.finalize_if_complete(a);
+        self.finalize_if_complete(a, meta);
     }
 
     fn drain_artifact(&mut self, a: usize, meta: &EventMeta<'_>) {
@@ -393,7 +393,7 @@ impl Store {
                 }
             }
         }
-        self.finalize_if_complete(a);
+        self.finalize_if_complete(a, meta);
     }
 
     /// The task in slot `t` ended: the chunks still missing from its files and datasets will not
@@ -458,7 +458,8 @@ impl Store {
         );
     }
 
-    fn finalize_if_complete(&mut self, a: usize) {
+    fn finalize_if_complete(&mut self, a: usize, meta: &EventMeta<'_>) {
+        let max = self.limits.max_artifact_bytes;
         let Some(slot) = self.artifacts.get_mut(a) else {
             return;
         };
@@ -468,15 +469,38 @@ impl Store {
             return;
         }
         slot.finalized = true;
+        let mut over = false;
         if slot.view.kind == ArtifactKind::File {
             let mut tail = Vec::new();
             slot.b64.flush(&mut tail);
-            slot.bytes.extend_from_slice(&tail);
+            if !slot.over_limit {
+                // The last base64 quantum counts against the limit like every other byte.
+                if slot.bytes.len() + tail.len() > max {
+                    tail.truncate(max.saturating_sub(slot.bytes.len()));
+                    slot.over_limit = true;
+                    slot.had_gap = true;
+                    over = true;
+                }
+                slot.bytes.extend_from_slice(&tail);
+            }
             slot.view.size = Some(slot.bytes.len() as u64);
             slot.view.sha256 = Some(sha256_hex(&slot.bytes));
         }
         slot.view.complete = Some(!slot.had_gap);
+        let (id, task) = (slot.view.id.clone(), slot.view.task_id.clone());
         self.touch_artifact(a);
+        if over {
+            let msg = format!("file artifact {id} exceeds {max} bytes: the rest is dropped");
+            self.diag(
+                DiagCode::LimitExceeded,
+                Severity::Error,
+                msg,
+                "$.data",
+                Some(&task),
+                meta,
+                FileWrite::KIND,
+            );
+        }
     }
 
     fn append_file(&mut self, a: usize, data: &str, meta: &EventMeta<'_>, task_id: &str) {

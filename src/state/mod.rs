@@ -77,6 +77,67 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The option names (as the JavaScript options spell them) in the order of
+    /// [`Limits::values`].
+    pub const NAMES: [&'static str; 13] = [
+        "maxTasks",
+        "maxContentBytes",
+        "maxArtifacts",
+        "maxArtifactBytes",
+        "maxDatasetRows",
+        "maxPendingChunks",
+        "maxThoughtsPerTask",
+        "maxHistoryPerTask",
+        "maxToolsPerTask",
+        "maxRequestsPerTask",
+        "maxDiagnostics",
+        "rawLogEvents",
+        "dedupeWindow",
+    ];
+
+    /// Every limit, in the order of [`Limits::NAMES`].
+    pub fn values(&self) -> [usize; 13] {
+        [
+            self.max_tasks,
+            self.max_content_bytes,
+            self.max_artifacts,
+            self.max_artifact_bytes,
+            self.max_dataset_rows,
+            self.max_pending_chunks,
+            self.max_thoughts_per_task,
+            self.max_history_per_task,
+            self.max_tools_per_task,
+            self.max_requests_per_task,
+            self.max_diagnostics,
+            self.raw_log_events,
+            self.dedupe_window,
+        ]
+    }
+
+    /// Sets the limit called `name` (one of [`Limits::NAMES`]); `false` for an unknown name.
+    pub fn set(&mut self, name: &str, value: usize) -> bool {
+        let slot = match name {
+            "maxTasks" => &mut self.max_tasks,
+            "maxContentBytes" => &mut self.max_content_bytes,
+            "maxArtifacts" => &mut self.max_artifacts,
+            "maxArtifactBytes" => &mut self.max_artifact_bytes,
+            "maxDatasetRows" => &mut self.max_dataset_rows,
+            "maxPendingChunks" => &mut self.max_pending_chunks,
+            "maxThoughtsPerTask" => &mut self.max_thoughts_per_task,
+            "maxHistoryPerTask" => &mut self.max_history_per_task,
+            "maxToolsPerTask" => &mut self.max_tools_per_task,
+            "maxRequestsPerTask" => &mut self.max_requests_per_task,
+            "maxDiagnostics" => &mut self.max_diagnostics,
+            "rawLogEvents" => &mut self.raw_log_events,
+            "dedupeWindow" => &mut self.dedupe_window,
+            _ => return false,
+        };
+        *slot = value;
+        true
+    }
+}
+
 /// Where an event came from (for dedupe and diagnostics).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EventMeta<'s> {
