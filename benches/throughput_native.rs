@@ -150,3 +150,24 @@ fn parse_decode_validate_assemble(b: Bencher, turns: usize) {
             s.store().version()
         });
 }
+
+/// The same as `parse_decode_validate_assemble` with `dialect: "auto"`: the dialect layer
+/// detects protocol 000 from the first event and steps aside (what `AgentClient` does by default).
+#[divan::bench(args = [20, 200])]
+fn parse_decode_validate_assemble_auto(b: Bencher, turns: usize) {
+    use agentwire::dialects::{Dialect, DialectChoice};
+    let (bytes, n) = generate(turns);
+    b.counter(BytesCount::new(bytes.len()))
+        .counter(ItemsCount::new(n))
+        .bench(|| {
+            let mut s =
+                Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+            for c in bytes.chunks(CHUNK) {
+                s.feed(c, &mut |_, _, _| {});
+            }
+            s.finish();
+            assert_eq!(s.dialect(), Some(Dialect::Canonical));
+            assert_eq!(s.store().errors_total(), 0);
+            s.store().version()
+        });
+}

@@ -138,6 +138,17 @@ impl StreamDecoder {
     }
 }
 
+/// Removes a dialect layer that settled on protocol 000 (`Auto` detected it): from then on
+/// events take the canonical path with no dialect call at all.
+fn drop_if_canonical(dialect: &mut Option<Box<dyn DialectHook>>) {
+    if dialect
+        .as_deref()
+        .is_some_and(|t| t.dialect() == Some(Dialect::Canonical))
+    {
+        *dialect = None;
+    }
+}
+
 /// A connection's stream state: parser, store, and replay detection.
 #[derive(Debug)]
 pub struct Session {
@@ -226,6 +237,7 @@ impl Session {
                     if t.handle(ev.data, ev.last_event_id, pos, store, diags, &mut *observe) {
                         return;
                     }
+                    drop_if_canonical(dialect);
                 }
                 let cx = EventContext {
                     sse_type: ev.event_type,
@@ -262,6 +274,7 @@ impl Session {
             if t.handle(data, "", pos, &mut self.store, &mut self.diags, observe) {
                 return;
             }
+            drop_if_canonical(&mut self.dialect);
         }
         let cx = EventContext {
             sse_type: "message",
@@ -308,6 +321,19 @@ impl Session {
         }
     }
 
+    /// Sets "now" (epoch ms) for dialect events that carry no timestamp (the browser passes
+    /// `Date.now()` before each chunk). Returns `false` when there is no dialect layer (protocol
+    /// 000, or `Auto` settled on it): then the clock is not needed.
+    pub fn set_now_ms(&mut self, now_ms: Option<i64>) -> bool {
+        match self.dialect.as_deref_mut() {
+            Some(t) => {
+                t.decoder().set_now_ms(now_ms);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The dialect decoder and the store, to build what the client sends
     /// ([`crate::dialects::respond`]). `None` without a dialect layer.
     pub fn dialect_parts(&mut self) -> Option<(&mut DialectDecoder, &Store)> {
@@ -322,6 +348,25 @@ impl Session {
         observe: &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store),
     ) {
         self.push_json(text, observe)
+    }
+
+    /// The canonical events that close request `id` (input or auth) the client answered in the
+    /// dialect's own way (`input-received` / `auth-completed`, for MyAgent also the turn's return
+    /// to `working`); the dialect stops tracking it as open. The caller applies them like any
+    /// event (the browser pushes them through its store so that handlers see them). Empty when
+    /// the dialect does not track `id` as open. [`Session::mark_answered`] does both at once.
+    pub fn take_answered(&mut self, id: &str) -> Vec<String> {
+        let Some(t) = self.dialect.as_deref_mut() else {
+            return Vec::new();
+        };
+        let (task, ctx, is_auth) = if let Some(r) = self.store.input(id) {
+            (r.task_id.clone(), r.context_id.clone(), false)
+        } else if let Some(r) = self.store.auth(id) {
+            (r.task_id.clone(), r.context_id.clone(), true)
+        } else {
+            return Vec::new();
+        };
+        t.decoder().answered(id, &task, &ctx, is_auth)
     }
 
     /// Records that the client answered request `id` (input or auth) in the dialect's own way:

@@ -8,10 +8,13 @@ use super::error::{check_alive, js_error};
 use super::global::report_error;
 use super::iter::EventStream;
 use super::store::AgentStore;
+use super::transport::rpc::{self, Call, FirstMessage};
 use super::transport::{self, Shared, StreamOptions, TransportKind, CLOSED};
 use crate::client::answer::{check_answer, decision_value, RequestShape};
 use crate::client::reconnect::ReconnectPolicy;
 use crate::client::template::expand;
+use crate::dialects::respond::{self, Outgoing, RespondError, Transport};
+use crate::dialects::{Dialect, DialectChoice};
 use crate::events::url::is_safe_to_open;
 use crate::filter::EventFilter;
 use crate::json::{parse, write_str, WriteJson};
@@ -28,7 +31,7 @@ const TS_CLIENT: &str = r#"
 export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed" | "failed";
 
 /** Why a connection failed (stable codes). */
-export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "invalid-argument" | "internal";
+export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "invalid-argument" | "internal";
 
 /** The observable connection state (a new frozen object on every change). */
 export interface ConnectionInfo {
@@ -43,22 +46,58 @@ export interface ConnectionInfo {
 
 /** A response on its way to the agent, as given to a custom `responder`. */
 export interface OutgoingRequest {
-    type: "input" | "auth" | "cancel";
-    /** The endpoint URL the default responder would POST to. */
+    /** `"message"`: `sendMessage` (A2A, MyAgent). */
+    type: "input" | "auth" | "cancel" | "message";
+    /** The endpoint URL the default responder would POST to (`""` for a WebSocket frame). */
     url: string;
-    /** The JSON body the default responder would POST. */
+    /** The JSON body the default responder would POST (or the frame it would send). */
     body: Record<string, unknown>;
+    /** Set when the message is in the stream's dialect (A2A, A2A-ACP, MyAgent). */
+    dialect?: Dialect;
+    /** The JSON-RPC method or MyAgent event (`message/stream`, `user.response`, ...). */
+    method?: string;
     contextId: string;
     taskId: string;
     inputId?: string;
     authId?: string;
 }
 
+/** The first message of an A2A conversation (`message/stream`). */
+export interface A2aMessageInit {
+    /** A text part. */
+    text?: string;
+    /** A data part (an object; other values are sent as `{ value }`). */
+    data?: unknown;
+    /** The conversation to continue. */
+    contextId?: string;
+    /** The task to continue. */
+    taskId?: string;
+    /** Message metadata. */
+    metadata?: Record<string, unknown>;
+}
+
 /** Options of `new AgentClient(options)`; store limits (`AgentStoreOptions`) apply too. */
 export interface AgentClientOptions extends AgentStoreOptions {
-    /** The stream URL (not needed for `transport: "manual"`). */
+    /** The stream URL (not needed for `transport: "manual"`); for A2A with `message`, the JSON-RPC endpoint. */
     url?: string;
-    /** Default `"fetch"` (fetch + ReadableStream SSE). */
+    /**
+     * The protocol the server speaks. Default `"auto"`: told from the first events (free on a
+     * protocol-000 stream once detected). `"a2a"`, `"acp"`, `"unified"`: SSE; `"myagent"`:
+     * WebSocket (the default transport then). Answers, `cancel` and `sendMessage` go out in the
+     * dialect's own way (see the README).
+     */
+    dialect?: "auto" | Dialect;
+    /**
+     * A2A: start by POSTing this message as JSON-RPC `message/stream` to `url` (or
+     * `endpoints.rpc`) and read the streamed responses; implies `dialect: "a2a"`. A dropped
+     * stream resumes with `tasks/resubscribe` (the message is never sent again).
+     */
+    message?: string | A2aMessageInit;
+    /** MyAgent: the `user.create_session` content (`project_name`, `session_name`, `config`) and metadata. */
+    session?: { content?: Record<string, unknown>; metadata?: Record<string, unknown> };
+    /** MyAgent: `user.ack` interval (ms) while events arrive; 0 = only every 64 events. Default 250. */
+    ackIntervalMs?: number;
+    /** Default `"fetch"` (fetch + ReadableStream SSE); `"websocket"` with `dialect: "myagent"`. */
     transport?: "fetch" | "eventsource" | "websocket" | "manual";
     /** Default `"GET"`, or `"POST"` when `body` is given (fetch only). */
     method?: "GET" | "POST";
@@ -79,19 +118,20 @@ export interface AgentClientOptions extends AgentStoreOptions {
     resume?: string | ((info: { lastEventId: string; headers?: Headers }) => string);
     /** Backoff (jitter is the random share taken off each delay), or `false` to never reconnect. */
     reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number; jitter?: number };
-    /** Reconnect when no byte (comments/heartbeats count) arrived for this long; 0 = off. Default 45000. */
+    /** Reconnect when no byte (comments/heartbeats, WebSocket frames count) arrived for this long; 0 = off. Default 45000. */
     idleTimeoutMs?: number;
     /** WebSocket subprotocols. */
     protocols?: string[];
     /** Start connecting in the constructor. Default `true`. */
     autoConnect?: boolean;
     /**
-     * Where responses go (protocol 000). `base` defaults to the stream URL's directory; the
-     * templates default to `{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}`,
+     * Where responses go. `base` defaults to the stream URL's directory; protocol 000 (and
+     * Unified) POST to `{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}`,
      * `{base}/contexts/{contextId}/tasks/{taskId}/auth/{authId}` and
-     * `{base}/contexts/{contextId}/tasks/{taskId}/cancel`.
+     * `{base}/contexts/{contextId}/tasks/{taskId}/cancel`; `rpc` is the JSON-RPC endpoint
+     * (A2A: default the stream `url`; A2A-ACP: default `{base}/acp/rpc`).
      */
-    endpoints?: { base?: string; input?: string; auth?: string; cancel?: string };
+    endpoints?: { base?: string; input?: string; auth?: string; cancel?: string; rpc?: string };
     /** Sends responses yourself (another protocol, a WebSocket, tests). Rejecting fails the call. */
     responder?: (request: OutgoingRequest) => unknown;
     /**
@@ -127,6 +167,9 @@ struct Endpoints {
     input: String,
     auth: String,
     cancel: String,
+    /// JSON-RPC endpoint given as `endpoints.rpc` (else: A2A the stream URL, A2A-ACP
+    /// `{base}/acp/rpc`).
+    rpc: Option<String>,
 }
 
 struct Answers {
@@ -270,8 +313,106 @@ fn read_reconnect(o: &JsValue) -> Result<ReconnectPolicy, JsValue> {
     Ok(p)
 }
 
+/// The `message` option (A2A's first `message/stream`).
+fn read_message(o: &JsValue) -> Result<Option<FirstMessage>, JsValue> {
+    let v = get(o, "message");
+    if absent(&v) {
+        return Ok(None);
+    }
+    if let Some(text) = v.as_string() {
+        return Ok(Some(FirstMessage {
+            text: Some(text),
+            ..FirstMessage::default()
+        }));
+    }
+    if !v.is_object() {
+        return Err(js_error(
+            "invalid-argument",
+            "options.message must be a string or an object",
+        ));
+    }
+    let json = |k: &str| -> Result<Option<String>, JsValue> {
+        let x = get(&v, k);
+        if absent(&x) {
+            Ok(None)
+        } else {
+            to_json(&x).map(Some)
+        }
+    };
+    let m = FirstMessage {
+        text: opt_string(&v, "text")?,
+        data: json("data")?,
+        context_id: opt_string(&v, "contextId")?,
+        task_id: opt_string(&v, "taskId")?,
+        metadata: json("metadata")?,
+    };
+    if m.text.is_none() && m.data.is_none() {
+        return Err(js_error(
+            "invalid-argument",
+            "options.message needs text or data",
+        ));
+    }
+    Ok(Some(m))
+}
+
+/// The `session` option (MyAgent's `user.create_session` content and metadata, as JSON).
+fn read_session(o: &JsValue) -> Result<(Option<String>, Option<String>), JsValue> {
+    let v = get(o, "session");
+    if absent(&v) {
+        return Ok((None, None));
+    }
+    if !v.is_object() {
+        return Err(js_error(
+            "invalid-argument",
+            "options.session must be an object",
+        ));
+    }
+    let json = |k: &str| -> Result<Option<String>, JsValue> {
+        let x = get(&v, k);
+        if absent(&x) {
+            Ok(None)
+        } else {
+            to_json(&x).map(Some)
+        }
+    };
+    Ok((json("content")?, json("metadata")?))
+}
+
+fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
+    match opt_string(o, "dialect")? {
+        None => Ok(DialectChoice::Auto),
+        Some(name) => DialectChoice::parse(&name).ok_or_else(|| {
+            js_error(
+                "invalid-argument",
+                &format!(
+                    "options.dialect {name:?}: use auto, canonical, a2a, acp, unified or myagent"
+                ),
+            )
+        }),
+    }
+}
+
 fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
+    let mut dialect = read_dialect(o)?;
+    let message = read_message(o)?;
+    if message.is_some() {
+        match dialect {
+            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::A2a),
+            DialectChoice::Fixed(Dialect::A2a | Dialect::MyAgent) => {}
+            DialectChoice::Fixed(d) => {
+                return Err(js_error(
+                    "invalid-argument",
+                    &format!(
+                        "options.message is for dialect a2a (message/stream) or myagent (user.message), not {:?}",
+                        d.as_str()
+                    ),
+                ))
+            }
+        }
+    }
+    let myagent = dialect == DialectChoice::Fixed(Dialect::MyAgent);
     let transport = match opt_string(o, "transport")?.as_deref() {
+        None if dialect == DialectChoice::Fixed(Dialect::MyAgent) => TransportKind::WebSocket,
         None | Some("fetch") => TransportKind::Fetch,
         Some("eventsource") => TransportKind::EventSource,
         Some("websocket") => TransportKind::WebSocket,
@@ -297,6 +438,12 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     } else {
         Some(to_json(&body_v)?)
     };
+    if message.is_some() && !myagent && (transport != TransportKind::Fetch || body.is_some()) {
+        return Err(js_error(
+            "invalid-argument",
+            "options.message is sent with a JSON-RPC POST: it needs the fetch transport and no body",
+        ));
+    }
     let method = match opt_string(o, "method")? {
         Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
             m.to_ascii_uppercase()
@@ -400,6 +547,12 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         policy: read_reconnect(o)?,
         idle_timeout_ms: opt_number(o, "idleTimeoutMs", "options")?.unwrap_or(45_000.0),
         protocols,
+        dialect,
+        // Set from `endpoints` by the constructor.
+        rpc_url: String::new(),
+        message,
+        session: read_session(o)?,
+        ack_interval_ms: opt_number(o, "ackIntervalMs", "options")?.unwrap_or(250.0),
     })
 }
 
@@ -430,7 +583,20 @@ fn read_endpoints(o: &JsValue, url: &str) -> Result<Endpoints, JsValue> {
             .unwrap_or_else(|| "{base}/contexts/{contextId}/tasks/{taskId}/auth/{authId}".into()),
         cancel: s("cancel")?
             .unwrap_or_else(|| "{base}/contexts/{contextId}/tasks/{taskId}/cancel".into()),
+        rpc: s("rpc")?,
     })
+}
+
+impl Endpoints {
+    /// The JSON-RPC endpoint for `dialect` (A2A: the stream URL unless `endpoints.rpc` is given).
+    fn rpc_url(&self, dialect: Dialect, stream_url: &str) -> Result<String, JsValue> {
+        let tpl = match (&self.rpc, dialect) {
+            (Some(t), _) => t.as_str(),
+            (None, Dialect::A2a) => return Ok(stream_url.to_owned()),
+            (None, _) => "{base}/acp/rpc",
+        };
+        expand(tpl, &self.base, &[]).map_err(|m| js_error("invalid-argument", &m))
+    }
 }
 
 /// An `Error` with `code` and extra string members.
@@ -446,12 +612,51 @@ fn rejected(e: JsValue) -> js_sys::Promise {
     js_sys::Promise::reject(&e)
 }
 
+/// Hands `req` to the app's responder and waits for it (a throw or rejection is `send-failed`).
+async fn call_responder(responder: &js_sys::Function, req: &js_sys::Object) -> Result<(), JsValue> {
+    let r = responder
+        .call1(&JsValue::NULL, req)
+        .map_err(|e| error_with("send-failed", "the responder threw", &[("cause", e)]))?;
+    JsFuture::from(js_sys::Promise::resolve(&r))
+        .await
+        .map_err(|e| error_with("send-failed", "the responder rejected", &[("cause", e)]))?;
+    Ok(())
+}
+
+/// Wakes the fetch loop when it waits for an answer (a call was queued, or a JSON-RPC result
+/// may have finished the run).
+fn wake(sh: &Shared) {
+    if !sh.awaiting_call.get() {
+        return;
+    }
+    let w = sh.wait.try_borrow_mut().ok().and_then(|mut w| w.take());
+    if let Some(w) = w {
+        w.cancel();
+    }
+}
+
 /// What an answer needs from the request it answers.
 struct Target {
     kind: &'static str,
     id: String,
     task_id: String,
     context_id: String,
+    /// The answer as JSON (the value, or the auth details), for the dialects that send it
+    /// their own way.
+    value: String,
+}
+
+/// A dialect's refusal as the client's error codes.
+fn respond_error(kind: &str, e: &RespondError) -> JsValue {
+    let code = match e {
+        RespondError::UnknownRequest(_) if kind == "auth" => "unknown-auth",
+        RespondError::UnknownRequest(_) => "unknown-input",
+        RespondError::NotOpen(_) => "already-answered",
+        RespondError::InvalidValue(_) => "invalid-answer",
+        RespondError::NoTask => "unknown-task",
+        _ => "invalid-state",
+    };
+    js_error(code, &e.to_string())
 }
 
 impl ClientInner {
@@ -482,8 +687,157 @@ impl ClientInner {
         expand(tpl, &e.base, &vars).map_err(|m| js_error("invalid-argument", &m))
     }
 
-    /// Sends `body` (JSON text) for `t` through the responder or an HTTP POST.
+    /// Builds `t` in the stream's dialect (A2A, A2A-ACP, MyAgent). `None` when the dialect has
+    /// no such message (protocol 000, Unified, or not known yet): the canonical endpoints answer.
+    fn dialect_message(&self, t: &Target) -> Option<Result<Outgoing, JsValue>> {
+        let d = self.shared.dialect()?;
+        if !matches!(d, Dialect::A2a | Dialect::Acp | Dialect::MyAgent) {
+            return None;
+        }
+        let built = self.shared.store.with_session_mut(|s| {
+            let (dec, store) = s.dialect_parts()?;
+            Some(match t.kind {
+                "cancel" => respond::cancel(dec, &t.task_id, None),
+                _ => match parse(&t.value) {
+                    Ok(v) => respond::answer(dec, store, &t.id, &v, None),
+                    Err(_) => Err(RespondError::InvalidValue("the answer is not JSON".into())),
+                },
+            })
+        });
+        match built {
+            Err(e) => Some(Err(e)),
+            Ok(None) | Ok(Some(Err(RespondError::Unsupported(_)))) => None,
+            Ok(Some(Err(e))) => Some(Err(respond_error(t.kind, &e))),
+            Ok(Some(Ok(o))) => Some(Ok(o)),
+        }
+    }
+
+    /// Sends a dialect message: a WebSocket frame, a JSON-RPC POST, or (A2A `message/stream`)
+    /// the fetch loop's next request, whose stream feeds the session. An answered request is
+    /// closed locally once the server accepted the answer (these servers do not echo answers).
+    async fn deliver(self: Rc<Self>, out: Outgoing, t: &Target) -> Result<(), JsValue> {
+        let sh = &self.shared;
+        let answers = matches!(t.kind, "input" | "auth").then(|| t.id.clone());
+        let url = match out.transport {
+            Transport::WebSocket => String::new(),
+            Transport::HttpPost => self.answers.endpoints.rpc_url(out.dialect, &sh.opts.url)?,
+        };
+        if let Some(responder) = &self.answers.responder {
+            let req = js_sys::Object::new();
+            let set = |k: &str, v: &JsValue| {
+                let _ = js_sys::Reflect::set(&req, &JsValue::from_str(k), v);
+            };
+            set("type", &JsValue::from_str(t.kind));
+            set("url", &JsValue::from_str(&url));
+            set("body", &from_json(&out.body)?);
+            set("dialect", &JsValue::from_str(out.dialect.as_str()));
+            set("method", &JsValue::from_str(out.method));
+            set("contextId", &JsValue::from_str(&t.context_id));
+            set("taskId", &JsValue::from_str(&t.task_id));
+            match t.kind {
+                "input" => set("inputId", &JsValue::from_str(&t.id)),
+                "auth" => set("authId", &JsValue::from_str(&t.id)),
+                _ => {}
+            }
+            call_responder(responder, &req).await?;
+        } else {
+            match out.transport {
+                Transport::WebSocket => self.send_frame(&out.body)?,
+                Transport::HttpPost if out.streams => {
+                    return self
+                        .stream_call(out.body, answers, t.kind == "message")
+                        .await
+                }
+                Transport::HttpPost => {
+                    let reply = rpc::post(sh, &url, &out.body).await?;
+                    if let (Dialect::A2a, Some(json)) = (out.dialect, &reply.json) {
+                        // A2A results and errors are events of the stream (tasks/cancel: the
+                        // canceled task).
+                        let _ = sh.push(json);
+                        wake(sh);
+                    }
+                    rpc::check(&url, &reply)?;
+                }
+            }
+        }
+        if let Some(id) = answers {
+            rpc::mark_answered(sh, &id);
+        }
+        Ok(())
+    }
+
+    /// A2A `message/stream`: the fetch loop's next request when it waits for one (or the run
+    /// finished: the loop starts again); an answer sent while a stream is open is POSTed at
+    /// once (the open stream carries what follows), a new message waits for the stream's end.
+    async fn stream_call(
+        self: Rc<Self>,
+        body: String,
+        answers: Option<String>,
+        queue: bool,
+    ) -> Result<(), JsValue> {
+        let sh = &self.shared;
+        if sh.running.get() && !sh.awaiting_call.get() && !sh.rpc_stream.get() && !queue {
+            let url = sh.opts.rpc_url.clone();
+            let reply = rpc::post(sh, &url, &body).await?;
+            if let Some(json) = &reply.json {
+                let _ = sh.push(json);
+            }
+            rpc::check(&url, &reply)?;
+            if let Some(id) = answers {
+                rpc::mark_answered(sh, &id);
+            }
+            wake(sh);
+            return Ok(());
+        }
+        let (call, promise) = Call::new(body, answers);
+        if sh.running.get() {
+            sh.calls.borrow_mut().push_back(call);
+            wake(sh);
+        } else if let Err(call) = transport::restart_with(sh, call) {
+            call.settle(Err(js_error(
+                "invalid-state",
+                "the connection is closed: nothing to send the message on",
+            )));
+        }
+        JsFuture::from(promise).await.map(|_| ())
+    }
+
+    /// The user's message in the stream's dialect (`None`: the dialect has none).
+    fn message_out(&self, text: &str, ctx: Option<&str>) -> Result<Option<Outgoing>, JsValue> {
+        check_alive()?;
+        if self.closed.get() {
+            return Err(js_error("closed", "this AgentClient was closed"));
+        }
+        let built = self.shared.store.with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            Some(respond::send_message(dec, text, ctx, None))
+        })?;
+        match built {
+            None | Some(Err(RespondError::Unsupported(_))) => Ok(None),
+            Some(Err(e)) => Err(respond_error("message", &e)),
+            Some(Ok(o)) => Ok(Some(o)),
+        }
+    }
+
+    /// Sends a text frame on the open WebSocket.
+    fn send_frame(&self, text: &str) -> Result<(), JsValue> {
+        let c = self.shared.conn.borrow();
+        match &c.ws {
+            Some(ws) if ws.socket.ready_state() == web_sys::WebSocket::OPEN => {
+                ws.socket.send_with_str(text)
+            }
+            _ => Err(js_error("invalid-state", "no open WebSocket to send on")),
+        }
+    }
+
+    /// Sends `body` (JSON text) for `t` through the responder or an HTTP POST (protocol 000),
+    /// or in the stream's dialect.
     async fn send(self: Rc<Self>, t: Target, body: String) -> Result<(), JsValue> {
+        match self.dialect_message(&t) {
+            Some(Ok(out)) => return self.clone().deliver(out, &t).await,
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
         let url = self.endpoint(&t)?;
         if let Some(responder) = &self.answers.responder {
             let req = js_sys::Object::new();
@@ -500,15 +854,7 @@ impl ClientInner {
                 "auth" => set("authId", &JsValue::from_str(&t.id)),
                 _ => {}
             }
-            let r = responder
-                .call1(&JsValue::NULL, &req)
-                .map_err(|e| error_with("send-failed", "the responder threw", &[("cause", e)]))?;
-            JsFuture::from(js_sys::Promise::resolve(&r))
-                .await
-                .map_err(|e| {
-                    error_with("send-failed", "the responder rejected", &[("cause", e)])
-                })?;
-            return Ok(());
+            return call_responder(responder, &req).await;
         }
         let init = web_sys::RequestInit::new();
         init.set_method("POST");
@@ -686,6 +1032,7 @@ impl ClientInner {
                 id: input_id.to_owned(),
                 task_id,
                 context_id,
+                value: value.to_owned(),
             },
             body,
         ))
@@ -784,9 +1131,12 @@ impl AgentClient {
         if !options.is_object() {
             return Err(js_error("invalid-argument", "options must be an object"));
         }
-        let opts = read_stream_options(&options)?;
+        let mut opts = read_stream_options(&options)?;
         let endpoints = read_endpoints(&options, &opts.url)?;
+        opts.rpc_url = endpoints.rpc_url(Dialect::A2a, &opts.url)?;
         let store = AgentStore::new(Some(options.clone()))?;
+        let choice = opts.dialect;
+        store.with_session_mut(|s| s.set_dialect(choice))?;
         let store_js: JsValue = store.handle().into();
         let auto = get(&options, "autoConnect").as_bool().unwrap_or(true);
         let inner = Rc::new(ClientInner {
@@ -872,14 +1222,15 @@ impl AgentClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "(info: ConnectionInfo) => void")]
         listener: js_sys::Function,
-    ) -> JsValue {
+    ) -> Result<JsValue, JsValue> {
+        check_alive()?;
         let id = self.inner.shared.add_listener(listener);
         let weak = Rc::downgrade(&self.inner.shared);
-        Closure::once_into_js(move || {
+        Ok(Closure::once_into_js(move || {
             if let Some(sh) = weak.upgrade() {
                 sh.remove_listener(id);
             }
-        })
+        }))
     }
 
     /// The current state snapshot (see `AgentStore.getSnapshot`).
@@ -1114,6 +1465,7 @@ impl AgentClient {
                 id: auth_id.to_owned(),
                 task_id,
                 context_id,
+                value: body.clone(),
             },
             body,
         )
@@ -1144,22 +1496,70 @@ impl AgentClient {
             id: String::new(),
             task_id: task_id.to_owned(),
             context_id,
+            value: "{}".into(),
         };
         future_to_promise(async move { me.send(t, "{}".into()).await.map(|_| JsValue::UNDEFINED) })
     }
 
-    /// Sends a frame over the WebSocket transport (objects are sent as JSON).
+    /// Sends a frame over the WebSocket transport (objects are sent as JSON). On a MyAgent
+    /// stream a string is the user's message (`user.message`, see `sendMessage`).
     pub fn send(&self, message: JsValue) -> Result<(), JsValue> {
+        check_alive()?;
         let text = match message.as_string() {
+            Some(s) if self.inner.shared.dialect() == Some(Dialect::MyAgent) => {
+                return match self.inner.message_out(&s, None)? {
+                    Some(out) => self.inner.send_frame(&out.body),
+                    None => Err(js_error("invalid-state", "no MyAgent session")),
+                };
+            }
             Some(s) => s,
             None => to_json(&message)?,
         };
-        let c = self.inner.shared.conn.borrow();
-        match &c.ws {
-            Some(ws) if ws.socket.ready_state() == web_sys::WebSocket::OPEN => {
-                ws.socket.send_with_str(&text)
+        self.inner.send_frame(&text)
+    }
+
+    /// Sends the user's next message in the stream's dialect: A2A `message/stream` (a new task,
+    /// in `contextId` when given; its stream feeds this client), MyAgent `user.message`.
+    /// Rejects with `invalid-state` for the dialects without one (or before the dialect is known).
+    #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "Promise<void>")]
+    pub fn send_message(
+        &self,
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ contextId?: string }")] options: Option<JsValue>,
+    ) -> js_sys::Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let ctx = match opt_string(&options, "contextId") {
+            Ok(c) => c,
+            Err(e) => return rejected(e),
+        };
+        let out = match self.inner.message_out(text, ctx.as_deref()) {
+            Ok(Some(o)) => o,
+            Ok(None) => {
+                return rejected(js_error(
+                    "invalid-state",
+                    "this stream's dialect has no user message (A2A and MyAgent have)",
+                ))
             }
-            _ => Err(js_error("invalid-state", "no open WebSocket to send on")),
+            Err(e) => return rejected(e),
+        };
+        let me = self.inner.clone();
+        let t = Target {
+            kind: "message",
+            id: String::new(),
+            task_id: String::new(),
+            context_id: ctx.unwrap_or_default(),
+            value: String::new(),
+        };
+        future_to_promise(async move { me.deliver(out, &t).await.map(|_| JsValue::UNDEFINED) })
+    }
+
+    /// The protocol the stream speaks: the `dialect` option, or what `"auto"` detected
+    /// (`undefined` until the first telling event).
+    #[wasm_bindgen(getter, unchecked_return_type = "Dialect | undefined")]
+    pub fn dialect(&self) -> JsValue {
+        match self.inner.shared.dialect() {
+            Some(d) => JsValue::from_str(d.as_str()),
+            None => JsValue::UNDEFINED,
         }
     }
 

@@ -184,6 +184,11 @@ pub struct A2aDecoder {
     /// The id of the first response of the stream (as JSON) when no request was registered.
     stream_rpc_id: Option<String>,
     last_task: Option<String>,
+    /// The sent request the response being decoded answers (index into `sent`).
+    responding: Option<usize>,
+    /// The task of the latest JSON-RPC stream: the one its request named, or the first task its
+    /// responses carried (a new `message/stream`).
+    stream_root: Option<String>,
 }
 
 /// The event being decoded: where it is in the JSON (bare or under `result`) and its time.
@@ -251,9 +256,11 @@ impl A2aDecoder {
         self.next_rpc_id
     }
 
-    /// The most recent task seen on the stream (what `tasks/resubscribe` resumes after a drop).
+    /// The stream's task (what `tasks/resubscribe` resumes after a drop): the task of the
+    /// latest request's responses (the task a `message/stream` created or answered), else the
+    /// most recent task seen (bare events).
     pub fn stream_task(&self) -> Option<&str> {
-        self.last_task.as_deref()
+        self.stream_root.as_deref().or(self.last_task.as_deref())
     }
 
     /// The context of a tracked task.
@@ -264,6 +271,18 @@ impl A2aDecoder {
     /// The A2A state of a tracked task.
     pub fn task_state(&self, task_id: &str) -> Option<TaskState> {
         self.tasks.get(task_id).and_then(|t| t.state)
+    }
+
+    /// The task waits for the user: its state is `input-required` / `auth-required` and the
+    /// request is still open (not answered by the client). Its stream ended on purpose
+    /// (`final`); the next stream is the answer's.
+    pub fn awaits_answer(&self, task_id: &str) -> bool {
+        self.tasks.get(task_id).is_some_and(|t| {
+            matches!(
+                t.state,
+                Some(TaskState::InputRequired | TaskState::AuthRequired)
+            ) && (t.open_input.is_some() || t.open_auth.is_some())
+        })
     }
 
     /// Forgets an open input request the client answered; `true` when it was open.
@@ -284,6 +303,7 @@ impl A2aDecoder {
     pub(crate) fn decode(&mut self, v: &Value<'_>, clock: &mut Clock, sink: &mut Sink<'_>) {
         let mut prefix = "$";
         let mut event = v;
+        self.responding = None;
         if v.get("jsonrpc").is_some() || v.get("result").is_some() || v.get("error").is_some() {
             sink.kind = Some("jsonrpc".to_owned());
             match self.envelope(v, clock, sink) {
@@ -346,6 +366,7 @@ impl A2aDecoder {
             );
         }
         let sent = self.check_id(v.get("id"), sink);
+        self.responding = sent;
         if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
             if v.get("result").is_some_and(|r| !r.is_null()) {
                 sink.warn(
@@ -509,6 +530,10 @@ impl A2aDecoder {
         sink: &mut Sink<'_>,
     ) -> bool {
         self.last_task = Some(task_id.to_owned());
+        if let Some(req) = self.responding.and_then(|i| self.sent.get_mut(i)) {
+            let root = req.task_id.get_or_insert_with(|| task_id.to_owned());
+            self.stream_root = Some(root.clone());
+        }
         sink.task = Some(task_id.to_owned());
         if let Some(t) = self.tasks.get_mut(task_id) {
             if t.context_id.is_empty() {

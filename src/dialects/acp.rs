@@ -10,7 +10,7 @@
 //! | `input_required` | `task-status` `waiting-input` + `input-required` (id `<task>#input-<n>`, `requireUser`; `permission_options` → `options` `{id, optionId, name}` with `inputType: selection` and a string-enum `schema`; `tool_call` → `metadata.toolCall`; `input_types`, `detection_method`, `governor_summary`, `policy_decision` → `metadata.acp`) |
 //! | `task_feedback_required` | `task-status` `waiting-input` + `input-required` (`confirmation`, `summary` in `metadata.acp`) |
 //! | `task_governor_followup` | `thought-stream` (`reflection`, the governor's prompt; `governor_id`, `iteration` in `metadata.acp`) |
-//! | `artifact` | `file-write` announcing the file (one empty final chunk: name, `description` = `detection_text`, `metadata.totalSize` = `artifact_size`); other types → `data-write` of the notification data |
+//! | `artifact` | `file-write` announcing the file (one empty final chunk: name, `description` = `detection_text`, `metadata.totalSize` = `artifact_size`); `artifact_type: "dataset"` with `rows` → `dataset-write` (one complete batch, `schema`); other types → `data-write` of the notification data |
 //! | `tool_execution` `started` | `tool-start` (`tool_id` is the name, `parameters` the arguments; the call id is the development-tool `tool_call_id` when present) |
 //! | `tool_execution` `completed` | `tool-complete` (`output` → result, `execution_time` s → `metadata.duration` ms, `cached`) |
 //! | `tool_execution` `failed` | `tool-complete` failed (`retry_attempt` → `metadata.retries`); with `will_retry: true` a `tool-progress` instead (the call goes on) |
@@ -532,14 +532,33 @@ impl AcpDecoder {
             }
         };
         let ty = get_str(Some(data), "artifact_type").unwrap_or("file");
+        let rows = get(Some(data), "rows").filter(|r| r.as_array().is_some());
         let mut m = Obj::new();
         if let Some(size) = get_num(Some(data), "artifact_size") {
             m.num("totalSize", size);
         }
-        let mut a = Self::acp_meta(cx, data, &["artifact_name", "detection_text"]);
-        a.bool("contentAvailable", false);
+        let skip: &[&str] = if ty == "dataset" && rows.is_some() {
+            &["artifact_name", "detection_text", "rows", "schema"]
+        } else {
+            &["artifact_name", "detection_text"]
+        };
+        let mut a = Self::acp_meta(cx, data, skip);
+        a.bool("contentAvailable", ty != "file");
         m.obj("acp", a);
-        if ty == "file" {
+        if let (true, Some(rows)) = (ty == "dataset", rows) {
+            // Not in the seed (its only example is a file): a table with its rows, kept whole.
+            let mut e = Obj::event("dataset-write", cx.ctx, cx.task);
+            e.str("artifactId", &id)
+                .value("rows", rows)
+                .num("index", 0.0)
+                .bool("complete", true)
+                .str("timestamp", cx.ts)
+                .opt_str("name", name)
+                .opt_str("description", get_str(Some(data), "detection_text"))
+                .opt_value("schema", get(Some(data), "schema"));
+            e.obj("metadata", m);
+            sink.event(e.finish());
+        } else if ty == "file" {
             let mut e = Obj::event("file-write", cx.ctx, cx.task);
             e.str("artifactId", &id)
                 .str("data", "")

@@ -39,19 +39,25 @@ use crate::events::DiagCode;
 use crate::json::{self, Value};
 use emit::{Clock, Sink};
 
-/// A wire protocol agentwire understands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A wire protocol agentwire understands (the `dialect` option of `AgentClient`, and what
+/// `client.dialect` reports once known).
+#[derive(tsify::Tsify, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Dialect {
     /// Protocol 000, the canonical model (seed 000).
+    #[serde(rename = "canonical")]
     Canonical,
     /// A2A v0.3 streaming: `task`, `status-update`, `artifact-update`, `message` (seed 001).
+    #[serde(rename = "a2a")]
     A2a,
     /// A2A-ACP notifications: `status_change`, `input_required`, `tool_execution`, ... (seed 002).
+    #[serde(rename = "acp")]
     Acp,
     /// The Unified Agent Event Schema: `{event_id, session_id, timestamp, type, payload}` (seed 003).
+    #[serde(rename = "unified")]
     Unified,
     /// MyAgent WebSocket payloads: `plan.*`, `solver.*`, `agent.*`, `system.*`, `error.*` (seed 004).
+    #[serde(rename = "myagent")]
     MyAgent,
 }
 

@@ -241,7 +241,10 @@ impl MyAgentDecoder {
             self.unacked += 1;
         }
         if let Some(s) = get_str(Some(v), "session_id") {
-            if self.session_id.as_deref() != Some(s) {
+            // A new connection's `system.connected` names a fresh server session; the client
+            // that had one resumes it with `user.reconnect`, so it keeps its own.
+            let fresh = event == "system.connected" && self.session_id.is_some();
+            if self.session_id.as_deref() != Some(s) && !fresh {
                 self.session_id = Some(s.to_owned());
             }
         }

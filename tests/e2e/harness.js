@@ -2,6 +2,7 @@
 // runner (tests/e2e/run.mjs), which calls window.__run(name) for each name in window.__tests.
 import init, * as aw from "/pkg/agentwire.js";
 import { tests as clientTests } from "./client.test.js";
+import { tests as dialectTests } from "./dialects.test.js";
 import { tests as hostileTests } from "./hostile.test.js";
 import { tests as soakTests, longTests as longSoakTests } from "./soak.test.js";
 import { benches } from "./transport.bench.js";
@@ -10,7 +11,7 @@ import { benches } from "./transport.bench.js";
 const params = new URLSearchParams(location.search);
 const tests = params.has("bench") ? benches
   : params.has("soak") ? longSoakTests
-  : { ...clientTests, ...hostileTests, ...soakTests };
+  : { ...clientTests, ...dialectTests, ...hostileTests, ...soakTests };
 
 await init();
 window.__tests = Object.keys(tests);

@@ -99,7 +99,7 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
             };
             let data = m.data().as_string().unwrap_or_default();
             let framed = reframe(&event_type, &m.last_event_id(), &data);
-            let _ = sh.store.feed_network(framed.as_bytes());
+            let _ = sh.feed(framed.as_bytes());
         });
         h.add(&name, cb)?;
     }

@@ -4,7 +4,14 @@
 //! `Last-Event-ID`; a POSTed stream is never re-sent: it resumes only through the configured
 //! resume request (a GET), and without one an interruption fails with code `interrupted`.
 //! A clean end of stream before every root task is terminal counts as an interruption.
+//!
+//! A2A ([`super::rpc`]): the first request may be a `message/stream` (the `message` option);
+//! a stream opened by a JSON-RPC POST resumes with `tasks/resubscribe` for its task; a stream
+//! that ended because its task waits for the user leaves the loop waiting (state `open`) for the
+//! answer, whose `message/stream` is the next request; a JSON response (a JSON-RPC error, say)
+//! goes into the session like an event.
 
+use super::rpc::{self, Call};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::global::{fetch_request, now_ms, Interval};
 use crate::client::reconnect::{classify_response, ResponseVerdict};
@@ -27,8 +34,22 @@ enum Outcome {
     },
     /// Give up.
     Fail { code: &'static str, message: String },
+    /// A queued call was refused (HTTP error or JSON-RPC error; its promise was rejected).
+    Refused,
     /// `close()` was called.
     Closed,
+    /// A JSON response (JSON-RPC) was read and applied; `error` when it was a JSON-RPC error.
+    Json { error: Option<String> },
+}
+
+/// What the next attempt sends.
+enum Next {
+    /// The configured request, or the `message` option's `message/stream`.
+    First,
+    /// The resume request after a drop.
+    Resume,
+    /// A queued JSON-RPC request (an A2A answer, the next message).
+    Call(Call),
 }
 
 fn js_message(e: &JsValue) -> String {
@@ -85,8 +106,29 @@ fn build_request(
     } else {
         (o.url.clone(), o.method.to_ascii_uppercase(), o.body.clone())
     };
+    request(sh, &url, &method, body.as_deref(), last_id)
+}
+
+/// A JSON-RPC POST to the rpc endpoint that may answer with a stream.
+fn rpc_request(
+    sh: &Shared,
+    body: &str,
+    last_id: &str,
+) -> Result<web_sys::Request, (&'static str, String)> {
+    request(sh, &sh.opts.rpc_url, "POST", Some(body), last_id)
+}
+
+/// The request of one attempt: headers, body, credentials, the abort controller.
+fn request(
+    sh: &Shared,
+    url: &str,
+    method: &str,
+    body: Option<&str>,
+    last_id: &str,
+) -> Result<web_sys::Request, (&'static str, String)> {
+    let o = &sh.opts;
     let init = web_sys::RequestInit::new();
-    init.set_method(&method);
+    init.set_method(method);
     let headers = web_sys::Headers::new().map_err(|e| ("invalid-argument", js_message(&e)))?;
     let _ = headers.set("Accept", "text/event-stream");
     for (k, v) in &o.headers {
@@ -97,7 +139,7 @@ fn build_request(
             )
         })?;
     }
-    if let Some(b) = &body {
+    if let Some(b) = body {
         if !o
             .headers
             .iter()
@@ -121,7 +163,7 @@ fn build_request(
     let ctrl = web_sys::AbortController::new().map_err(|e| ("internal", js_message(&e)))?;
     init.set_signal(Some(&ctrl.signal()));
     sh.conn.borrow_mut().abort = Some(ctrl);
-    web_sys::Request::new_with_str_and_init(&url, &init).map_err(|e| {
+    web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| {
         (
             "invalid-argument",
             format!("bad stream request: {}", js_message(&e)),
@@ -130,10 +172,14 @@ fn build_request(
 }
 
 /// The connection loop: attempts with backoff until finished, stopped, failed or closed.
-pub async fn run(sh: Rc<Shared>) {
+/// `first`: a JSON-RPC call to start with instead of the configured request (a finished A2A
+/// run restarted by the next message).
+pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
     let is_post = !sh.opts.method.eq_ignore_ascii_case("GET");
-    let mut resumed = false;
+    let mut next = first.map_or(Next::First, Next::Call);
     let mut opened_once = false;
+    // The current stream came from a JSON-RPC POST: it resumes with `tasks/resubscribe`.
+    let mut rpc_stream = false;
     let mut attempt: u32 = 0;
     sh.set_state(CONNECTING, "connecting", None);
     loop {
@@ -141,20 +187,65 @@ pub async fn run(sh: Rc<Shared>) {
             return;
         }
         let last_id = sh.store.last_event_id().unwrap_or_default();
-        let outcome = match build_request(&sh, resumed, &last_id) {
-            Err((code, message)) => Outcome::Fail { code, message },
-            Ok(req) => attempt_once(&sh, &req, &mut opened_once).await,
+        let mut call = None;
+        let req = match next {
+            Next::First => match rpc::first_message_body(&sh) {
+                Some(Ok(body)) => {
+                    rpc_stream = true;
+                    rpc_request(&sh, &body, "")
+                }
+                Some(Err(m)) => Err(("invalid-argument", m)),
+                None => build_request(&sh, false, ""),
+            },
+            Next::Resume if rpc_stream => match rpc::resubscribe_body(&sh) {
+                Some(body) => rpc_request(&sh, &body, &last_id),
+                None => Err((
+                    "interrupted",
+                    "the JSON-RPC stream was interrupted before it named its task: nothing to resubscribe to (the message is not sent again)".into(),
+                )),
+            },
+            Next::Resume => build_request(&sh, true, &last_id),
+            Next::Call(c) => {
+                rpc_stream = true;
+                let r = rpc_request(&sh, &c.body, &last_id);
+                call = Some(c);
+                r
+            }
         };
+        sh.rpc_stream.set(rpc_stream);
+        let outcome = match req {
+            Err((code, message)) => Outcome::Fail { code, message },
+            Ok(req) => attempt_once(&sh, &req, &mut opened_once, rpc_stream, &mut call).await,
+        };
+        if let Some(c) = call.take() {
+            // Never reached the server (network error, bad request, close).
+            c.settle(Err(crate::browser::error::js_error(
+                "send-failed",
+                &format!("the request was not accepted: {}", outcome.describe()),
+            )));
+            if !matches!(outcome, Outcome::Closed) && !sh.ended() {
+                // The answer was not delivered: back to waiting for one (or resuming).
+                match after_stream(&sh, rpc_stream).await {
+                    Some(n) => {
+                        next = n;
+                        continue;
+                    }
+                    None => return,
+                }
+            }
+        }
         if sh.ended() {
             return;
         }
-        match outcome {
+        next = match outcome {
             Outcome::Closed => return,
-            Outcome::Finished => {
-                let _ = sh.store.finish();
-                sh.shutdown(CLOSED, "the run finished", None);
-                return;
-            }
+            Outcome::Finished => match take_call(&sh) {
+                Some(c) => Next::Call(c),
+                None => {
+                    finish(&sh);
+                    return;
+                }
+            },
             Outcome::Stop => {
                 sh.shutdown(
                     CLOSED,
@@ -167,12 +258,52 @@ pub async fn run(sh: Rc<Shared>) {
                 sh.shutdown(FAILED, &message, Some(code));
                 return;
             }
+            Outcome::Json { error } => {
+                if sh.run_finished() && sh.calls.borrow().is_empty() {
+                    finish(&sh);
+                    return;
+                }
+                if let Some(e) = error {
+                    // The message/stream or the resubscribe was refused.
+                    sh.shutdown(FAILED, &e, Some("rpc-error"));
+                    return;
+                }
+                match after_stream(&sh, rpc_stream).await {
+                    Some(n) => n,
+                    None => return,
+                }
+            }
+            Outcome::Refused => match after_stream(&sh, rpc_stream).await {
+                Some(n) => n,
+                None => return,
+            },
             Outcome::Retry {
                 reason,
                 retry_after_ms,
                 delivered,
             } => {
-                if is_post && (!opened_once || sh.opts.resume.is_none()) {
+                if let Some(c) = take_call(&sh) {
+                    next = Next::Call(c);
+                    continue;
+                }
+                if rpc_stream && rpc::waiting_for_answer(&sh) {
+                    match wait_for_call(&sh).await {
+                        Some(n) => {
+                            next = n;
+                            continue;
+                        }
+                        None => return,
+                    }
+                }
+                if rpc_stream && !opened_once {
+                    sh.shutdown(
+                        FAILED,
+                        &format!("{reason}; the JSON-RPC request never opened a stream and is not re-sent"),
+                        Some("interrupted"),
+                    );
+                    return;
+                }
+                if !rpc_stream && is_post && (!opened_once || sh.opts.resume.is_none()) {
                     let why = if opened_once {
                         "no `resume` request is configured"
                     } else {
@@ -199,13 +330,102 @@ pub async fn run(sh: Rc<Shared>) {
                 {
                     return;
                 }
-                resumed = true;
+                Next::Resume
             }
         }
     }
 }
 
-async fn attempt_once(sh: &Rc<Shared>, req: &web_sys::Request, opened_once: &mut bool) -> Outcome {
+/// The run finished: the end of the stream, `closed`.
+fn finish(sh: &Shared) {
+    let _ = sh.store.finish();
+    sh.shutdown(CLOSED, "the run finished", None);
+}
+
+/// The next queued JSON-RPC call, if any.
+fn take_call(sh: &Shared) -> Option<Call> {
+    sh.calls.try_borrow_mut().ok()?.pop_front()
+}
+
+/// After a JSON-RPC stream ended (or a call was refused) without an error: a queued call goes
+/// next; a task waiting for the user waits for its answer; otherwise the stream resumes.
+/// `None` when the loop must stop.
+async fn after_stream(sh: &Rc<Shared>, rpc_stream: bool) -> Option<Next> {
+    let _ = sh.store.reset_stream();
+    if let Some(c) = take_call(sh) {
+        return Some(Next::Call(c));
+    }
+    if sh.run_finished() {
+        finish(sh);
+        return None;
+    }
+    if rpc_stream && rpc::waiting_for_answer(sh) {
+        return wait_for_call(sh).await;
+    }
+    Some(Next::Resume)
+}
+
+/// Waits (state `open`) until an answer is queued (its call is next), the request was answered
+/// another way (a responder: resume), the run finishes (a cancel), or the client closes. The
+/// wait is the connection's backoff slot, so `close()` and a queued call end it.
+async fn wait_for_call(sh: &Rc<Shared>) -> Option<Next> {
+    let _ = sh.store.reset_stream();
+    sh.set_state(
+        OPEN,
+        "the task waits for an answer (its stream ended)",
+        None,
+    );
+    sh.awaiting_call.set(true);
+    let next = loop {
+        if sh.ended() {
+            break None;
+        }
+        if let Some(c) = take_call(sh) {
+            break Some(Next::Call(c));
+        }
+        if sh.run_finished() {
+            finish(sh);
+            break None;
+        }
+        if !rpc::waiting_for_answer(sh) {
+            break Some(Next::Resume);
+        }
+        crate::browser::global::wait(&sh.wait, 86_400_000.0, false).await;
+    };
+    sh.awaiting_call.set(false);
+    next
+}
+
+impl Outcome {
+    fn describe(&self) -> String {
+        match self {
+            Outcome::Finished | Outcome::Json { .. } | Outcome::Refused => "done".into(),
+            Outcome::Stop => "HTTP 204".into(),
+            Outcome::Retry { reason, .. } => reason.clone(),
+            Outcome::Fail { message, .. } => message.clone(),
+            Outcome::Closed => "the client was closed".into(),
+        }
+    }
+}
+
+/// Accepts a queued call once the server took it (its stream opened, or its JSON result
+/// arrived): closes the request it answers locally, resolves its promise.
+fn accept(sh: &Shared, call: &mut Option<Call>) {
+    if let Some(c) = call.take() {
+        if let Some(id) = &c.answers {
+            rpc::mark_answered(sh, id);
+        }
+        c.settle(Ok(()));
+    }
+}
+
+async fn attempt_once(
+    sh: &Rc<Shared>,
+    req: &web_sys::Request,
+    opened_once: &mut bool,
+    rpc_stream: bool,
+    call: &mut Option<Call>,
+) -> Outcome {
     let resp = match JsFuture::from(fetch_request(req)).await {
         Ok(r) => r,
         Err(e) => {
@@ -228,12 +448,55 @@ async fn attempt_once(sh: &Rc<Shared>, req: &web_sys::Request, opened_once: &mut
     let headers = resp.headers();
     let ct = headers.get("content-type").ok().flatten();
     let retry_after = headers.get("retry-after").ok().flatten();
-    match classify_response(
+    if rpc_stream && rpc::is_json(ct.as_deref()) {
+        // A JSON-RPC response instead of a stream: an error, or a result that is not a stream.
+        let text = match resp.text().map(JsFuture::from) {
+            Ok(f) => f.await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if sh.ended() {
+            return Outcome::Closed;
+        }
+        let _ = sh.push(&text);
+        let error = rpc::rpc_error(&text)
+            .or_else(|| (!resp.ok()).then(|| format!("HTTP {}: {}", resp.status(), text.trim())));
+        if let Some(c) = call.take() {
+            return match error {
+                Some(e) => {
+                    c.settle(Err(crate::browser::error::js_error("send-failed", &e)));
+                    Outcome::Refused
+                }
+                None => {
+                    let mut c = Some(c);
+                    accept(sh, &mut c);
+                    Outcome::Json { error: None }
+                }
+            };
+        }
+        return Outcome::Json { error };
+    }
+    let verdict = classify_response(
         resp.status(),
         ct.as_deref(),
         retry_after.as_deref(),
         now_ms(),
-    ) {
+    );
+    if call.is_some() && !matches!(verdict, ResponseVerdict::Open) {
+        let status = resp.status();
+        let e = crate::browser::error::js_error(
+            "send-failed",
+            &format!("{} answered HTTP {status}", sh.opts.rpc_url),
+        );
+        let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(status));
+        if let Some(c) = call.take() {
+            c.settle(Err(e));
+        }
+        if let Some(b) = resp.body() {
+            let _ = b.cancel();
+        }
+        return Outcome::Refused;
+    }
+    match verdict {
         ResponseVerdict::Stop => Outcome::Stop,
         ResponseVerdict::Fail { code, message } => Outcome::Fail { code, message },
         ResponseVerdict::Retry {
@@ -252,6 +515,7 @@ async fn attempt_once(sh: &Rc<Shared>, req: &web_sys::Request, opened_once: &mut
                 }
             }
             *opened_once = true;
+            accept(sh, call);
             sh.set_state(OPEN, "receiving", None);
             read_body(sh, &resp).await
         }
@@ -339,7 +603,7 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
         if let Ok(mut c) = sh.conn.try_borrow_mut() {
             c.last_bytes_ms = now_ms();
         }
-        match sh.store.feed_network(&buf) {
+        match sh.feed(&buf) {
             Ok(n) => delivered |= n > 0,
             Err(_) => return Outcome::Closed,
         }

@@ -5,17 +5,26 @@
 //! - [`fetch`]: fetch + `ReadableStream` SSE (the default): GET or POST, headers, credentials,
 //!   resume with `Last-Event-ID`, backoff, idle detection.
 //! - [`eventsource`]: the browser's `EventSource` (GET, `withCredentials`); it reconnects itself.
-//! - [`websocket`]: text frames carrying JSON events; the app can send frames.
+//! - [`websocket`]: text frames carrying JSON events; the app can send frames. MyAgent's
+//!   session handshake, batched acks and reconnect with `last_seq` live in [`myagent`].
 //! - manual: no network; the app feeds `client.store`.
+//!
+//! Dialects ride on these: events are decoded by the session's dialect layer; A2A's JSON-RPC
+//! requests (`message/stream`, `tasks/resubscribe`, answers) are the fetch loop's requests
+//! ([`rpc`]).
 
 pub mod eventsource;
 pub mod fetch;
+pub mod myagent;
+pub mod rpc;
 pub mod websocket;
 
-use super::global::{report_error, Wait};
+use super::global::{now_ms, report_error, Wait};
 use super::store::AgentStore;
 use crate::client::reconnect::ReconnectPolicy;
-use std::cell::RefCell;
+use crate::dialects::{Dialect, DialectChoice};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -54,6 +63,17 @@ pub struct StreamOptions {
     pub idle_timeout_ms: f64,
     /// WebSocket subprotocols.
     pub protocols: Vec<String>,
+    /// The dialect option.
+    pub dialect: DialectChoice,
+    /// Where JSON-RPC requests go (A2A: the stream URL unless `endpoints.rpc` says otherwise;
+    /// A2A-ACP: `{base}/acp/rpc`).
+    pub rpc_url: String,
+    /// A2A: the first message, sent with `message/stream` instead of the plain stream request.
+    pub message: Option<rpc::FirstMessage>,
+    /// MyAgent: `user.create_session` content and metadata (JSON text).
+    pub session: (Option<String>, Option<String>),
+    /// MyAgent: how often received events are acknowledged (`user.ack`), in ms.
+    pub ack_interval_ms: f64,
 }
 
 /// Connection state names.
@@ -107,8 +127,19 @@ pub struct Shared {
     pub opts: StreamOptions,
     /// The state.
     pub conn: RefCell<Conn>,
-    /// The pending backoff / online wait.
+    /// The pending backoff / online wait (also the fetch loop's wait for an answer).
     pub wait: RefCell<Option<Wait>>,
+    /// The dialect layer still wants `Date.now()` before each chunk.
+    clock: Cell<bool>,
+    /// JSON-RPC requests the fetch loop sends next (A2A answers while it waits for one).
+    pub calls: RefCell<VecDeque<rpc::Call>>,
+    /// The fetch loop is waiting for an answer (an A2A task in `input-required`).
+    pub awaiting_call: Cell<bool>,
+    /// A transport loop is running (a finished A2A run restarts it for the next message).
+    pub running: Cell<bool>,
+    /// The fetch loop's current stream came from a JSON-RPC POST (it ends when its task waits
+    /// for the user, so an answer is queued for the loop rather than POSTed beside it).
+    pub rpc_stream: Cell<bool>,
 }
 
 impl Shared {
@@ -116,7 +147,6 @@ impl Shared {
     pub fn new(store: AgentStore, opts: StreamOptions) -> Shared {
         Shared {
             store,
-            opts,
             conn: RefCell::new(Conn {
                 state: IDLE,
                 reason: "not connected yet".into(),
@@ -134,7 +164,42 @@ impl Shared {
                 first_headers: None,
             }),
             wait: RefCell::new(None),
+            clock: Cell::new(opts.dialect != DialectChoice::Fixed(Dialect::Canonical)),
+            calls: RefCell::new(VecDeque::new()),
+            awaiting_call: Cell::new(false),
+            running: Cell::new(false),
+            rpc_stream: Cell::new(false),
+            opts,
         }
+    }
+
+    /// Feeds network bytes (SSE) to the store; returns the number of SSE events dispatched.
+    /// A dialect layer first gets `Date.now()` for its events without a timestamp.
+    pub fn feed(&self, bytes: &[u8]) -> Result<u64, JsValue> {
+        self.tick_clock();
+        self.store.feed_network(bytes)
+    }
+
+    /// Applies one JSON event text (a WebSocket frame, a JSON-RPC response).
+    pub fn push(&self, text: &str) -> Result<(), JsValue> {
+        self.tick_clock();
+        self.store.push_network(text)
+    }
+
+    fn tick_clock(&self) {
+        if self.clock.get() {
+            let now = now_ms() as i64;
+            let on = self
+                .store
+                .with_session_mut(|s| s.set_now_ms(Some(now)))
+                .unwrap_or(false);
+            self.clock.set(on);
+        }
+    }
+
+    /// The dialect being read (`None` while `auto` has not seen a telling event).
+    pub fn dialect(&self) -> Option<Dialect> {
+        self.store.with_session(|s| s.dialect()).ok().flatten()
     }
 
     /// `true` once the connection ended (closed or failed) for good.
@@ -234,6 +299,16 @@ impl Shared {
         }
         drop(es);
         drop(ws);
+        let calls: Vec<rpc::Call> = match self.calls.try_borrow_mut() {
+            Ok(mut q) => q.drain(..).collect(),
+            Err(_) => Vec::new(),
+        };
+        for c in calls {
+            c.settle(Err(super::error::js_error(
+                "closed",
+                &format!("the connection ended before the request was sent: {reason}"),
+            )));
+        }
         if let Ok(mut w) = self.wait.try_borrow_mut() {
             if let Some(w) = w.take() {
                 w.cancel();
@@ -317,10 +392,7 @@ pub fn start(sh: &Rc<Shared>) {
         sh.set_state(CONNECTING, "connecting", None);
     }
     match sh.opts.transport {
-        TransportKind::Fetch => {
-            let sh = sh.clone();
-            wasm_bindgen_futures::spawn_local(async move { fetch::run(sh).await });
-        }
+        TransportKind::Fetch => spawn_fetch(sh, None),
         TransportKind::WebSocket => {
             let sh = sh.clone();
             wasm_bindgen_futures::spawn_local(async move { websocket::run(sh).await });
@@ -328,4 +400,33 @@ pub fn start(sh: &Rc<Shared>) {
         TransportKind::EventSource => eventsource::open(sh),
         TransportKind::Manual => sh.set_state(OPEN, "manual source: the app feeds the store", None),
     }
+}
+
+fn spawn_fetch(sh: &Rc<Shared>, first: Option<rpc::Call>) {
+    let sh = sh.clone();
+    sh.running.set(true);
+    wasm_bindgen_futures::spawn_local(async move {
+        fetch::run(sh.clone(), first).await;
+        sh.running.set(false);
+    });
+}
+
+/// Starts the fetch loop again with `call` as its first request, after the connection ended
+/// because the run finished (A2A: the next message of the conversation). `false` when the
+/// client was closed, or another loop still runs.
+pub fn restart_with(sh: &Rc<Shared>, call: rpc::Call) -> Result<(), rpc::Call> {
+    if sh.store.is_closed() || sh.running.get() || sh.opts.transport != TransportKind::Fetch {
+        return Err(call);
+    }
+    {
+        let Ok(mut c) = sh.conn.try_borrow_mut() else {
+            return Err(call);
+        };
+        c.ended = false;
+        c.started = true;
+        c.attempt = 0;
+    }
+    sh.set_state(CONNECTING, "sending the next message", None);
+    spawn_fetch(sh, Some(call));
+    Ok(())
 }

@@ -1,9 +1,14 @@
 //! WebSocket as a transport: every text frame (or UTF-8 binary frame) carries one JSON event;
 //! the app sends frames with `client.send()`. Reconnects with the same backoff as fetch when
 //! the socket closes before every root task is terminal. (Resume over WebSocket is the
-//! dialect's business: myagent's `user.reconnect` with `last_seq`.)
+//! dialect's business: myagent's `user.reconnect` with `last_seq`, see [`super::myagent`].)
+//! A socket that received no frame (heartbeats count) for `idleTimeoutMs` is stale: it is
+//! dropped and a new one opened.
 
+use super::myagent::{self, Hello, ACK_EVERY};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
+use crate::browser::global::{now_ms, Interval};
+use std::cell::Cell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -37,12 +42,13 @@ struct Ended {
 /// The connection loop.
 pub async fn run(sh: Rc<Shared>) {
     let mut attempt: u32 = 0;
+    let mut first = true;
     sh.set_state(CONNECTING, "connecting", None);
     loop {
         if sh.ended() {
             return;
         }
-        let ended = match one_socket(&sh).await {
+        let ended = match one_socket(&sh, std::mem::replace(&mut first, false)).await {
             Ok(e) => e,
             Err(message) => {
                 sh.shutdown(FAILED, &message, Some("connect-failed"));
@@ -67,7 +73,7 @@ pub async fn run(sh: Rc<Shared>) {
     }
 }
 
-async fn one_socket(sh: &Rc<Shared>) -> Result<Ended, String> {
+async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let protocols = js_sys::Array::new();
     for p in &sh.opts.protocols {
         protocols.push(&JsValue::from_str(p));
@@ -82,9 +88,16 @@ async fn one_socket(sh: &Rc<Shared>) -> Result<Ended, String> {
         })?;
     socket.set_binary_type(web_sys::BinaryType::Arraybuffer);
     let weak: Weak<Shared> = Rc::downgrade(sh);
-    let delivered = Rc::new(std::cell::Cell::new(false));
+    let delivered = Rc::new(Cell::new(false));
+    let hello = Rc::new(Hello::new(first));
+    let myagent = myagent::may_be_myagent(sh);
+    if let Ok(mut c) = sh.conn.try_borrow_mut() {
+        c.last_bytes_ms = now_ms();
+    }
     let d = delivered.clone();
     let w = weak.clone();
+    let hl = hello.clone();
+    let sock = socket.clone();
     let on_message: Closure<dyn FnMut(web_sys::MessageEvent)> =
         Closure::new(move |m: web_sys::MessageEvent| {
             let Some(sh) = w.upgrade() else { return };
@@ -98,22 +111,65 @@ async fn one_socket(sh: &Rc<Shared>) -> Result<Ended, String> {
                 },
             };
             d.set(true);
-            let _ = sh.store.push_network(&text);
+            if let Ok(mut c) = sh.conn.try_borrow_mut() {
+                c.last_bytes_ms = now_ms();
+            }
+            let _ = sh.push(&text);
+            if myagent {
+                myagent::hello(&sh, &sock, &hl);
+                myagent::first_message(&sh, &sock, &hl);
+                myagent::ack(&sh, &sock, ACK_EVERY);
+            }
         });
     socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    let w = weak;
+    let w = weak.clone();
+    let hl = hello.clone();
+    let sock = socket.clone();
     let on_open: Closure<dyn FnMut(web_sys::Event)> = Closure::new(move |_e: web_sys::Event| {
         if let Some(sh) = w.upgrade() {
+            if let Ok(mut c) = sh.conn.try_borrow_mut() {
+                c.last_bytes_ms = now_ms();
+            }
             sh.set_state(OPEN, "receiving", None);
+            if myagent {
+                myagent::hello(&sh, &sock, &hl);
+            }
         }
     });
     socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-    // The close event resolves this promise (its resolve function is the handler itself).
+    // The close event resolves this promise (its resolve function is the handler itself); a
+    // stale socket resolves it too, without waiting for the closing handshake.
     let mut resolve: Option<js_sys::Function> = None;
     let closed = js_sys::Promise::new(&mut |res, _| resolve = Some(res));
     if let Some(r) = &resolve {
         socket.set_onclose(Some(r));
     }
+    let stale = Rc::new(Cell::new(false));
+    let idle_ms = sh.opts.idle_timeout_ms;
+    let _idle = (idle_ms > 0.0).then(|| {
+        let w = weak.clone();
+        let stale = stale.clone();
+        let resolve = resolve.clone();
+        Interval::new((idle_ms / 4.0).max(50.0), move || {
+            let Some(sh) = w.upgrade() else { return };
+            let last = sh.conn.try_borrow().map(|c| c.last_bytes_ms).unwrap_or(0.0);
+            if !stale.get() && now_ms() - last >= idle_ms {
+                stale.set(true);
+                if let Some(r) = &resolve {
+                    let _ = r.call0(&JsValue::NULL);
+                }
+            }
+        })
+    });
+    let _acks = (myagent && sh.opts.ack_interval_ms > 0.0).then(|| {
+        let w = weak;
+        let sock = socket.clone();
+        Interval::new(sh.opts.ack_interval_ms, move || {
+            if let Some(sh) = w.upgrade() {
+                myagent::ack(&sh, &sock, 1);
+            }
+        })
+    });
     if let Ok(mut c) = sh.conn.try_borrow_mut() {
         c.ws = Some(WsHandle {
             socket,
@@ -122,11 +178,18 @@ async fn one_socket(sh: &Rc<Shared>) -> Result<Ended, String> {
         });
     }
     let ev = JsFuture::from(closed).await.ok();
-    let (code, reason) = ev
-        .and_then(|e| e.dyn_into::<web_sys::CloseEvent>().ok())
-        .map(|e| (e.code(), e.reason()))
-        .unwrap_or((1006, String::new()));
+    let (code, reason) = if stale.get() {
+        (
+            4000,
+            format!("stale: no frame (no heartbeat) for {idle_ms} ms"),
+        )
+    } else {
+        ev.and_then(|e| e.dyn_into::<web_sys::CloseEvent>().ok())
+            .map(|e| (e.code(), e.reason()))
+            .unwrap_or((1006, String::new()))
+    };
     if let Ok(mut c) = sh.conn.try_borrow_mut() {
+        // Dropping the handle removes the handlers and closes a stale socket.
         c.ws = None;
     }
     Ok(Ended {

@@ -1,0 +1,108 @@
+//! MyAgent (seed 004) on the WebSocket transport: the session handshake, batched acks, and
+//! the reconnect that resumes after the last applied `seq`.
+//!
+//! - Once the stream is known to be MyAgent (at open with `dialect: "myagent"`, after the first
+//!   frame with `"auto"`), the first socket sends `user.create_session` (the `session` option)
+//!   and every later socket `user.reconnect` with the session id and `last_seq`, so the server
+//!   replays what was missed; replayed events (`seq` already applied) are ignored by the decoder.
+//! - `user.ack` with `last_seq` goes out every `ackIntervalMs` (default 250) when events arrived
+//!   since the last one, and at once after [`ACK_EVERY`] unacknowledged events.
+//! - `system.heartbeat` frames are liveness only: the socket's idle timer (`idleTimeoutMs`)
+//!   counts every frame, so missing heartbeats mark the socket stale and it reconnects.
+
+use super::Shared;
+use crate::dialects::{respond, Dialect};
+use crate::json::parse;
+use std::cell::Cell;
+
+/// Unacknowledged events after which `user.ack` is sent without waiting for the timer.
+pub const ACK_EVERY: u64 = 64;
+
+/// One socket's handshake state.
+pub struct Hello {
+    /// `user.create_session` / `user.reconnect` went out on this socket.
+    pub sent: Cell<bool>,
+    /// The first socket of the client (later ones reconnect).
+    pub first: bool,
+    /// The `message` option went out as `user.message` (first socket, once the session id is
+    /// known).
+    pub message_sent: Cell<bool>,
+}
+
+impl Hello {
+    /// The state of a new socket.
+    pub fn new(first: bool) -> Hello {
+        Hello {
+            sent: Cell::new(false),
+            first,
+            message_sent: Cell::new(!first),
+        }
+    }
+}
+
+/// `true` when the stream is (or may turn out to be) MyAgent.
+pub fn may_be_myagent(sh: &Shared) -> bool {
+    match sh.opts.dialect {
+        crate::dialects::DialectChoice::Auto => true,
+        crate::dialects::DialectChoice::Fixed(d) => d == Dialect::MyAgent,
+    }
+}
+
+/// Sends the handshake once the stream is known to be MyAgent (once per socket).
+pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
+    if h.sent.get() || sh.dialect() != Some(Dialect::MyAgent) {
+        return;
+    }
+    let (content, metadata) = &sh.opts.session;
+    let body = sh.store.with_session_mut(|s| {
+        let (dec, _) = s.dialect_parts()?;
+        if !h.first {
+            if let Ok(o) = respond::resume(dec) {
+                return Some(o.body);
+            }
+        }
+        let content = content.as_deref().and_then(|c| parse(c).ok());
+        let metadata = metadata.as_deref().and_then(|m| parse(m).ok());
+        Some(respond::create_session(content.as_ref(), metadata.as_ref()).body)
+    });
+    if let Ok(Some(body)) = body {
+        if socket.send_with_str(&body).is_ok() {
+            h.sent.set(true);
+        }
+    }
+}
+
+/// Sends the `message` option as `user.message` once the server named the session (the run
+/// starts with it).
+pub fn first_message(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
+    if h.message_sent.get() || !h.sent.get() {
+        return;
+    }
+    let Some(text) = sh.opts.message.as_ref().and_then(|m| m.text.as_deref()) else {
+        h.message_sent.set(true);
+        return;
+    };
+    let body = sh.store.with_session_mut(|s| {
+        let (dec, _) = s.dialect_parts()?;
+        respond::send_message(dec, text, None, None).ok()
+    });
+    if let Ok(Some(out)) = body {
+        if socket.send_with_str(&out.body).is_ok() {
+            h.message_sent.set(true);
+        }
+    }
+}
+
+/// Sends `user.ack` when at least `min` events arrived since the last one.
+pub fn ack(sh: &Shared, socket: &web_sys::WebSocket, min: u64) {
+    if socket.ready_state() != web_sys::WebSocket::OPEN {
+        return;
+    }
+    let body = sh.store.with_session_mut(|s| {
+        let (dec, _) = s.dialect_parts()?;
+        respond::ack(dec, min).map(|o| o.body)
+    });
+    if let Ok(Some(body)) = body {
+        let _ = socket.send_with_str(&body);
+    }
+}

@@ -1,0 +1,244 @@
+//! JSON-RPC over fetch, for the dialects that answer that way.
+//!
+//! A2A (seed 001): `message/stream` opens a stream of JSON-RPC responses (SSE); a dropped stream
+//! resumes with `tasks/resubscribe` for the stream's task (never by sending the message again);
+//! an answer to `input-required` is another `message/stream` on the same task, whose stream the
+//! fetch loop reads next (the previous one ended with the `final` status-update);
+//! `tasks/cancel` is a plain request whose JSON response goes into the session too.
+//! A2A-ACP (seed 002): `tasks/provideInputAndContinue` and `tasks/cancel`, plain requests.
+//!
+//! The bodies come from [`crate::dialects::respond`] and the A2A decoder (which remembers the
+//! request ids to match the responses).
+
+use super::Shared;
+use crate::browser::error::js_error;
+use crate::browser::global::fetch_request;
+use crate::dialects::a2a::request::{message_stream, UserMessage};
+use crate::dialects::respond;
+use crate::json::{parse, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The `message` option: what the first `message/stream` sends (JSON texts for data/metadata).
+#[derive(Debug, Clone, Default)]
+pub struct FirstMessage {
+    /// A text part.
+    pub text: Option<String>,
+    /// A data part (JSON).
+    pub data: Option<String>,
+    /// The conversation to continue.
+    pub context_id: Option<String>,
+    /// The task to continue.
+    pub task_id: Option<String>,
+    /// Message metadata (JSON object).
+    pub metadata: Option<String>,
+}
+
+/// A request for the fetch loop to send next, and the promise waiting for it.
+pub struct Call {
+    /// The JSON-RPC request body.
+    pub body: String,
+    /// The input/auth request this call answers: closed locally once the server accepted it.
+    pub answers: Option<String>,
+    settle: Option<(js_sys::Function, js_sys::Function)>,
+}
+
+impl Call {
+    /// A call and the promise its settlement resolves or rejects.
+    pub fn new(body: String, answers: Option<String>) -> (Call, js_sys::Promise) {
+        let mut pair = None;
+        let promise = js_sys::Promise::new(&mut |res, rej| pair = Some((res, rej)));
+        (
+            Call {
+                body,
+                answers,
+                settle: pair,
+            },
+            promise,
+        )
+    }
+
+    /// Resolves (`Ok`) or rejects the caller's promise (once).
+    pub fn settle(mut self, r: Result<(), JsValue>) {
+        if let Some((res, rej)) = self.settle.take() {
+            let _ = match r {
+                Ok(()) => res.call0(&JsValue::NULL),
+                Err(e) => rej.call1(&JsValue::NULL, &e),
+            };
+        }
+    }
+}
+
+/// The first `message/stream` body (the `message` option), registering its request id.
+/// `None` without a `message` option; `Err` when the stream is not A2A.
+pub fn first_message_body(sh: &Shared) -> Option<Result<String, String>> {
+    let m = sh.opts.message.as_ref()?;
+    let built = sh.store.with_session_mut(|s| {
+        let (dec, _) = s
+            .dialect_parts()
+            .ok_or("the message option needs dialect \"a2a\"")?;
+        let mid = dec.next_message_id();
+        let a = dec
+            .a2a()
+            .ok_or("the message option needs dialect \"a2a\"")?;
+        let id = a.register_request("message/stream", m.task_id.as_deref());
+        let data = m.data.as_deref().and_then(|d| parse(d).ok());
+        let metadata = m.metadata.as_deref().and_then(|d| parse(d).ok());
+        Ok(message_stream(
+            id,
+            &UserMessage {
+                message_id: &mid,
+                text: m.text.as_deref(),
+                data: data.as_ref(),
+                context_id: m.context_id.as_deref(),
+                task_id: m.task_id.as_deref(),
+                metadata: metadata.as_ref(),
+            },
+        ))
+    });
+    Some(built.unwrap_or_else(|_| Err("the store is closed".to_owned())))
+}
+
+/// The `tasks/resubscribe` body for the stream's task, when there is one.
+pub fn resubscribe_body(sh: &Shared) -> Option<String> {
+    sh.store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            respond::resume(dec).ok().map(|o| o.body)
+        })
+        .ok()
+        .flatten()
+}
+
+/// The A2A stream's task waits for the user (`input-required` / `auth-required`, not answered
+/// yet): its stream ended on purpose, the next one is the answer's.
+pub fn waiting_for_answer(sh: &Shared) -> bool {
+    sh.store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            let a = dec.a2a()?;
+            let task = a.stream_task()?.to_owned();
+            Some(a.awaits_answer(&task))
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(false)
+}
+
+/// Closes request `id` locally after its answer was accepted (these servers do not echo
+/// answers): the `input-received` / `auth-completed` go through the store like any event.
+pub fn mark_answered(sh: &Shared, id: &str) {
+    let events = sh
+        .store
+        .with_session_mut(|s| s.take_answered(id))
+        .unwrap_or_default();
+    for e in events {
+        let _ = sh.push(&e);
+    }
+}
+
+/// `json-rpc error CODE: MESSAGE` when `json` is a JSON-RPC error response.
+pub fn rpc_error(json: &str) -> Option<String> {
+    let v = parse(json).ok()?;
+    let e = v.get("error").filter(|e| !e.is_null())?;
+    let code = e
+        .get("code")
+        .and_then(Value::as_f64)
+        .map_or("?".to_owned(), |c| format!("{c}"));
+    let msg = e
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("(no message)");
+    Some(format!("json-rpc error {code}: {msg}"))
+}
+
+/// `true` for an `application/json` (or `+json`) content type.
+pub fn is_json(content_type: Option<&str>) -> bool {
+    let ct = content_type.unwrap_or("");
+    let essence = ct.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("application/json")
+        || essence.to_ascii_lowercase().ends_with("+json")
+}
+
+/// What a plain JSON-RPC POST got back.
+pub struct Reply {
+    /// The HTTP status.
+    pub status: u16,
+    /// The JSON body (an event stream's body is not read: the open stream carries what follows).
+    pub json: Option<String>,
+}
+
+/// POSTs `body` (JSON) to `url` with the stream's headers and credentials. Fails with code
+/// `send-failed` (with `status` for HTTP errors that carry no JSON-RPC response).
+pub async fn post(sh: &Shared, url: &str, body: &str) -> Result<Reply, JsValue> {
+    let fail = |msg: String, cause: Option<JsValue>, status: Option<u16>| {
+        let e = js_error("send-failed", &msg);
+        if let Some(c) = cause {
+            let _ = js_sys::Reflect::set(&e, &"cause".into(), &c);
+        }
+        if let Some(s) = status {
+            let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(s));
+        }
+        e
+    };
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    let headers = web_sys::Headers::new()?;
+    headers.set("Content-Type", "application/json")?;
+    headers.set("Accept", "application/json, text/event-stream")?;
+    for (k, v) in &sh.opts.headers {
+        headers.set(k, v)?;
+    }
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(body));
+    if sh.opts.credentials.as_deref() == Some("include") {
+        init.set_credentials(web_sys::RequestCredentials::Include);
+    }
+    let req = web_sys::Request::new_with_str_and_init(url, &init)
+        .map_err(|e| fail(format!("bad endpoint URL {url:?}"), Some(e), None))?;
+    let resp = JsFuture::from(fetch_request(&req))
+        .await
+        .map_err(|e| fail(format!("could not reach {url}"), Some(e), None))?;
+    let resp: web_sys::Response = resp.unchecked_into();
+    let status = resp.status();
+    let ct = resp.headers().get("content-type").ok().flatten();
+    if is_json(ct.as_deref()) {
+        let text = JsFuture::from(resp.text()?)
+            .await
+            .map_err(|e| fail(format!("{url}: the response broke off"), Some(e), None))?;
+        return Ok(Reply {
+            status,
+            json: text.as_string(),
+        });
+    }
+    if let Some(b) = resp.body() {
+        let _ = b.cancel();
+    }
+    if !resp.ok() {
+        return Err(fail(
+            format!("{url} answered HTTP {status}"),
+            None,
+            Some(status),
+        ));
+    }
+    Ok(Reply { status, json: None })
+}
+
+/// Checks a reply: a JSON-RPC error (or an HTTP error) rejects with `send-failed`.
+pub fn check(url: &str, reply: &Reply) -> Result<(), JsValue> {
+    if let Some(msg) = reply.json.as_deref().and_then(rpc_error) {
+        let e = js_error("send-failed", &format!("{url}: {msg}"));
+        let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(reply.status));
+        return Err(e);
+    }
+    if !(200..300).contains(&reply.status) {
+        let e = js_error(
+            "send-failed",
+            &format!("{url} answered HTTP {}", reply.status),
+        );
+        let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(reply.status));
+        return Err(e);
+    }
+    Ok(())
+}

@@ -1,0 +1,400 @@
+// The dialects end to end: the built package in headless Chromium against the scenario server
+// speaking A2A (SSE and JSON-RPC), A2A-ACP, Unified and MyAgent (WebSocket), and against an
+// A2A server built on the official @a2a-js/sdk (tests/a2a-sdk, when scripts/e2e-tests.sh could
+// start it). Every dialect run is compared with the protocol-000 run of the same scenario and
+// seed, or with its own fault-free run.
+// scripts/e2e-tests.sh writes env.js (the SDK server's URL); without it those tests are skipped.
+const env = await import("./env.js").then((m) => m.env, () => ({}));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+function eq(a, b, msg) {
+  const sa = JSON.stringify(a), sb = JSON.stringify(b);
+  if (sa !== sb) throw new Error(`${msg}: ${sa} !== ${sb}`);
+}
+
+async function until(pred, what, ms = 30_000) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (pred()) return;
+    await sleep(20);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const ended = (c) => ["closed", "failed"].includes(c.connection.state);
+const FAST = { initialDelayMs: 20, maxDelayMs: 200, jitter: 0 };
+const WS = location.origin.replace(/^http/, "ws");
+const SEED = 5;
+
+/** Records every connection state change as `state(reason)`. */
+function recordStates(client) {
+  const seen = [client.connection.state];
+  client.onConnectionChange((i) => seen.push(`${i.state}${i.code ? ":" + i.code : ""} (${i.reason})`));
+  return seen;
+}
+
+/**
+ * Answers what the agent asks, the way a user of the demo would: approvals approved (or denied
+ * with `deny: true`), other inputs answered with text, auth requests completed. Each request is
+ * answered once; the promises are kept so failures surface.
+ */
+function answerEverything(client, { deny = false } = {}) {
+  const done = new Set();
+  const sent = [];
+  const tick = () => {
+    for (const i of client.pendingInputs()) {
+      if (done.has(i.id) || i.requireUser === false) continue;
+      done.add(i.id);
+      const hasChoice = (i.options ?? []).length > 0 || i.inputType === "confirmation";
+      const p = hasChoice ? (deny ? client.deny(i.id) : client.approve(i.id)) : client.answer(i.id, "demo");
+      sent.push(p.then(() => `input ${i.id}`));
+    }
+    for (const a of client.pendingAuths()) {
+      if (done.has(a.id)) continue;
+      done.add(a.id);
+      sent.push(client.completeAuth(a.id, { code: "demo-code" }).then(() => `auth ${a.id}`));
+    }
+  };
+  const stop = client.subscribe(tick);
+  return { sent, stop, done };
+}
+
+/** The state as JSON without what differs between two runs of one seed (run ids, clocks). */
+function comparable(client) {
+  const text = client.store.stateJson()
+    .replace(/ctx-r\d+/g, "ctx")
+    .replace(/@r\d+/g, "")
+    .replace(/"r\d+-(\d+)"/g, '"r-$1"');
+  const s = JSON.parse(text);
+  const drop = new Set(["contextId", "revision", "createdAt", "updatedAt", "timestamp", "answeredAt", "completedAt", "duration"]);
+  return JSON.stringify({ tasks: s.tasks, artifacts: s.artifacts }, (k, v) => (drop.has(k) ? undefined : v));
+}
+
+function sameState(a, b, msg) {
+  const x = comparable(a), y = comparable(b);
+  if (x === y) return;
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  throw new Error(`${msg}: states differ at ${i}: …${x.slice(Math.max(0, i - 120), i + 160)}… vs …${y.slice(Math.max(0, i - 120), i + 160)}…`);
+}
+
+/** The root task of the run: the canonical root's id with the dialect's decoration. */
+function rootOf(client, canonicalRootId) {
+  const tasks = client.getSnapshot().tasks;
+  return tasks.find((t) => t.id.split("@")[0] === canonicalRootId) ?? client.getSnapshot().roots[0];
+}
+
+const reference = new Map();
+/** The protocol-000 run of `main` (approved, signed in) for a seed: what every dialect must show. */
+async function canonicalMain(aw, seed = SEED) {
+  if (reference.has(seed)) return reference.get(seed);
+  const client = new aw.AgentClient({ url: `/api/stream?scenario=main&seed=${seed}&speed=0`, dialect: "canonical" });
+  const answers = answerEverything(client);
+  await until(() => ended(client), "the canonical run");
+  answers.stop();
+  await Promise.all(answers.sent);
+  const snap = client.getSnapshot();
+  const root = snap.roots[0];
+  const report = snap.artifacts.find((a) => a.name === "report.md");
+  const ref = {
+    rootId: root.id,
+    content: root.content,
+    tools: [...new Set(snap.tasks.flatMap((t) => t.tools.map((x) => x.name)))].sort(),
+    report: report && client.store.artifactText(report.id),
+    chart: (() => {
+      const c = snap.artifacts.find((a) => a.name === "chart.png");
+      return c && Array.from(client.store.artifactBytes(c.id)).join(",");
+    })(),
+  };
+  client.close();
+  reference.set(seed, ref);
+  return ref;
+}
+
+/** Runs `options` to its end, answering everything; returns the client (closed by the caller). */
+async function runAnswered(aw, options, what, until_ = null) {
+  const client = new aw.AgentClient({ reconnect: FAST, ...options });
+  const states = recordStates(client);
+  const answers = answerEverything(client);
+  await until(until_ ? () => until_(client) : () => ended(client), `${what}: the end (states ${states.join(" → ")})`, 45_000);
+  answers.stop();
+  const results = await Promise.all(answers.sent);
+  return { client, states, results, answered: answers.done };
+}
+
+function assertAllClosed(client, what) {
+  const snap = client.getSnapshot();
+  eq(snap.pendingInputs.length, 0, `${what}: no input left open`);
+  eq(snap.pendingAuths.length, 0, `${what}: no auth left open`);
+  for (const t of snap.tasks) {
+    for (const i of t.inputs) if (i.requireUser !== false) assert(i.state === "answered", `${what}: input ${i.id} ${i.state}`);
+    for (const a of t.auths) assert(a.state === "answered", `${what}: auth ${a.id} ${a.state}`);
+  }
+}
+
+const dialectErrors = (client) => client.getSnapshot().diagnostics.filter((d) => d.severity === "error");
+
+export const tests = {
+  // --- A2A over JSON-RPC (POST /api/a2a): message/stream, answers on the same task, resubscribe
+
+  async dialect_a2a_rpc_runs_main_answering_in_a2a(aw) {
+    const ref = await canonicalMain(aw);
+    const { client, states, results } = await runAnswered(aw, {
+      url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`,
+      message: "Analyze the Q4 sales",
+    }, "a2a");
+    eq(client.dialect, "a2a", "dialect");
+    eq(client.connection.state, "closed", `closed: ${states.join(" → ")}`);
+    eq(results.length, 2, `the approval and the sign-in were answered: ${results}`);
+    const root = rootOf(client, ref.rootId);
+    eq(root.status, "completed", "root completed");
+    eq(root.content, ref.content, "the answer text, as in protocol 000");
+    assertAllClosed(client, "a2a");
+    const snap = client.getSnapshot();
+    const report = snap.artifacts.find((a) => a.name === "report.md");
+    assert(report, `report.md among ${snap.artifacts.map((a) => a.name)}`);
+    eq(client.store.artifactText(report.id), ref.report, "report.md bytes");
+    const chart = snap.artifacts.find((a) => a.name === "chart.png");
+    eq(Array.from(client.store.artifactBytes(chart.id)).join(","), ref.chart, "chart.png bytes");
+    assert(snap.artifacts.some((a) => a.type === "data" && a.version >= 2), "the data artifact reached version 2");
+    eq(dialectErrors(client), [], "no error diagnostics");
+    client.close();
+    return `${snap.tasks.length} tasks, ${snap.artifacts.length} artifacts; ${states.length} states`;
+  },
+
+  async dialect_a2a_rpc_resumes_with_resubscribe_after_drops(aw) {
+    const clean = await runAnswered(aw, { url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" }, "clean");
+    const requests = [];
+    const origFetch = window.fetch;
+    // Watch what the client POSTs (the page's fetch is the client's): a resubscribe, never the
+    // message again.
+    window.fetch = function (req, init) {
+      if (req instanceof Request && req.method === "POST" && req.url.includes("/api/a2a")) {
+        requests.push(req.clone().text());
+      }
+      return origFetch.call(this, req, init);
+    };
+    let dropped;
+    try {
+      dropped = await runAnswered(aw, { url: `/api/a2a?scenario=main&seed=${SEED}&speed=0&faults=drop=30`, message: "go" }, "dropped");
+    } finally {
+      window.fetch = origFetch;
+    }
+    const methods = (await Promise.all(requests)).map((b) => JSON.parse(b).method);
+    eq(methods.filter((m) => m === "message/stream").length, 3, `one message + two answers: ${methods}`);
+    assert(methods.includes("tasks/resubscribe"), `resumed with tasks/resubscribe: ${methods}`);
+    assert(dropped.states.some((s) => s.startsWith("reconnecting")), `it dropped: ${dropped.states}`);
+    sameState(dropped.client, clean.client, "dropped run = clean run");
+    clean.client.close();
+    dropped.client.close();
+    return methods.join(", ");
+  },
+
+  async dialect_a2a_rpc_cancel_sends_tasks_cancel(aw) {
+    const client = new aw.AgentClient({ url: "/api/a2a?scenario=cancel&seed=1&speed=0", message: "long job" });
+    await until(() => client.getSnapshot().tasks.length > 0 && client.getSnapshot().tasks[0].status === "working", "working");
+    const root = client.getSnapshot().roots[0];
+    await client.cancel(root.id);
+    await until(() => ended(client), "end");
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(client.store.task(root.id).status, "canceled", "canceled");
+    client.close();
+  },
+
+  async dialect_a2a_rpc_error_fails_the_task_with_a_diagnostic(aw) {
+    const client = new aw.AgentClient({ url: "/api/a2a?scenario=failure&seed=1&speed=0&faults=rpcError", message: "go" });
+    await until(() => ended(client), "end");
+    const snap = client.getSnapshot();
+    assert(snap.diagnostics.some((d) => d.code === "rpc-error"), `rpc-error diagnostic: ${snap.diagnostics.map((d) => d.code)}`);
+    eq(snap.roots[0].status, "failed", "the stream's task failed");
+    client.close();
+  },
+
+  // --- SSE dialects (GET /api/stream?dialect=…)
+
+  async dialect_acp_runs_main_answering_with_provide_input(aw) {
+    const ref = await canonicalMain(aw);
+    const { client, states, results } = await runAnswered(aw, {
+      url: `/api/stream?dialect=acp&scenario=main&seed=${SEED}&speed=0`,
+      dialect: "acp",
+    }, "acp");
+    eq(client.connection.state, "closed", `closed: ${states.join(" → ")}`);
+    eq(results.length, 2, `approval and sign-in answered: ${results}`);
+    const root = rootOf(client, ref.rootId);
+    eq(root.status, "completed", "completed");
+    eq(root.content, ref.content, "the answer (ACP's message) as in protocol 000");
+    assertAllClosed(client, "acp");
+    const tools = [...new Set(client.getSnapshot().tasks.flatMap((t) => t.tools.map((x) => x.name)))].sort();
+    eq(tools, ref.tools, "tools");
+    const snap = client.getSnapshot();
+    assert(snap.artifacts.some((a) => a.type === "dataset" && a.rowCount === 25), "the 25-row dataset");
+    eq(dialectErrors(client), [], "no error diagnostics");
+    client.close();
+    return tools.join(", ");
+  },
+
+  async dialect_unified_runs_main_answering_through_the_canonical_endpoints(aw) {
+    const ref = await canonicalMain(aw);
+    const { client, states, results } = await runAnswered(aw, {
+      url: `/api/stream?dialect=unified&scenario=main&seed=${SEED}&speed=0`,
+      dialect: "unified",
+    }, "unified");
+    eq(client.connection.state, "closed", `closed: ${states.join(" → ")}`);
+    eq(results.length, 2, `approval and sign-in answered: ${results}`);
+    const snap = client.getSnapshot();
+    const root = snap.roots[0];
+    eq(root.status, "completed", "completed");
+    // Unified messages are tasks of their own under the session (agent_message_start/delta/end).
+    const answer = client.store.task(`msg:${ref.rootId}-answer`);
+    assert(answer, `the root's message task among ${snap.tasks.map((t) => t.id)}`);
+    eq(answer.content, ref.content, "the answer as in protocol 000");
+    assertAllClosed(client, "unified");
+    assert(root.tools.some((t) => t.name === "send_email"), "approved: send_email ran");
+    assert(snap.artifacts.some((a) => a.type === "data"), "metrics data artifact");
+    eq(dialectErrors(client), [], "no error diagnostics");
+    client.close();
+  },
+
+  async dialect_sse_dialects_resume_after_drops_like_the_clean_run(aw) {
+    const out = [];
+    for (const d of ["a2a", "acp", "unified"]) {
+      const url = (f) => `/api/stream?dialect=${d}&scenario=main&seed=${SEED}&speed=0&retry=20${f}`;
+      const rpc = d === "a2a" ? { endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
+      const clean = await runAnswered(aw, { url: url(""), dialect: d, ...rpc }, `${d} clean`);
+      const dropped = await runAnswered(aw, { url: url("&faults=dropEvery=25"), dialect: d, ...rpc }, `${d} dropped`);
+      const drops = dropped.states.filter((s) => s.startsWith("reconnecting")).length;
+      assert(drops >= 1, `${d}: it dropped (${dropped.states})`);
+      sameState(dropped.client, clean.client, `${d}: dropped = clean`);
+      eq(rootOf(dropped.client, "").content, rootOf(clean.client, "").content, `${d}: no text twice`);
+      out.push(`${d}: ${drops} drops`);
+      clean.client.close();
+      dropped.client.close();
+    }
+    return out.join("; ");
+  },
+
+  async dialect_auto_detects_each_sse_dialect(aw) {
+    const out = [];
+    for (const d of ["a2a", "acp", "unified"]) {
+      const url = `/api/stream?dialect=${d}&scenario=quick&seed=7&speed=0`;
+      const auto = new aw.AgentClient({ url });
+      eq(auto.dialect, undefined, `${d}: not known before the first event`);
+      const fixed = new aw.AgentClient({ url, dialect: d });
+      await until(() => ended(auto) && ended(fixed), `${d}: both ends`);
+      eq(auto.dialect, d, "detected");
+      sameState(auto, fixed, `${d}: auto = fixed`);
+      out.push(`${d} ✓`);
+      auto.close();
+      fixed.close();
+    }
+    const canonical = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    await until(() => ended(canonical), "canonical end");
+    eq(canonical.dialect, "canonical", "protocol 000 detected");
+    canonical.close();
+    return out.join(" ");
+  },
+
+  async dialect_malformed_events_become_diagnostics_and_the_stream_continues(aw) {
+    const out = [];
+    for (const d of ["a2a", "acp", "unified"]) {
+      const url = (f) => `/api/stream?dialect=${d}&scenario=quick&seed=7&speed=0${f}`;
+      const clean = new aw.AgentClient({ url: url(""), dialect: d });
+      const bad = new aw.AgentClient({ url: url("&faults=malformed"), dialect: d });
+      await until(() => ended(clean) && ended(bad), `${d}: both end`);
+      eq(bad.connection.state, "closed", `${d}: ${bad.connection.reason}`);
+      const codes = bad.getSnapshot().diagnostics.map((x) => x.code);
+      // `{not json` and the bytes FF FE, then the dialect event missing a required member.
+      eq(codes.filter((c) => c === "invalid-json").length, 2, `${d}: two invalid-json in ${codes}`);
+      assert(codes.includes("missing-field"), `${d}: missing-field in ${codes}`);
+      // The event of an unknown kind is kept (as an unknown event), not refused.
+      const unknown = bad.getSnapshot().tasks.length >= clean.getSnapshot().tasks.length;
+      assert(unknown, `${d}: nothing lost`);
+      eq(rootOf(bad, "").content, rootOf(clean, "").content, `${d}: the answer is intact`);
+      eq(rootOf(bad, "").status, rootOf(clean, "").status, `${d}: the status is intact`);
+      out.push(`${d}: ${[...new Set(codes)].join(",")}`);
+      clean.close();
+      bad.close();
+    }
+    return out.join("; ");
+  },
+
+  // --- MyAgent over the WebSocket
+
+  async dialect_myagent_runs_main_answering_with_user_response(aw) {
+    const ref = await canonicalMain(aw);
+    const frames = [];
+    const { client, states, results } = await runAnswered(aw, {
+      url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`,
+      dialect: "myagent",
+      message: "Analyze the Q4 sales",
+      session: { content: { project_name: "e2e" } },
+    }, "myagent");
+    eq(client.connection.state, "closed", `closed: ${states.join(" → ")}`);
+    eq(results.length, 2, `approval and sign-in answered: ${results}`);
+    const root = client.getSnapshot().roots.at(-1);
+    eq(root.status, "completed", "the turn completed");
+    eq(root.content, ref.content, "the final answer as in protocol 000");
+    assertAllClosed(client, "myagent");
+    assert(root.tools.some((t) => t.name === "send_email"), "approved: send_email ran");
+    eq(dialectErrors(client), [], "no error diagnostics");
+    client.close();
+    return `${frames.length} frames`;
+  },
+
+  async dialect_myagent_reconnects_with_last_seq_and_applies_replays_once(aw) {
+    const url = (f) => `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0${f}`;
+    const clean = await runAnswered(aw, { url: url(""), dialect: "myagent", message: "go" }, "clean");
+    const dropped = await runAnswered(aw, { url: url("&faults=drop=40,dup=10"), dialect: "myagent", message: "go", ackIntervalMs: 20 }, "dropped");
+    assert(dropped.states.some((s) => s.startsWith("reconnecting")), `it dropped: ${dropped.states}`);
+    const stats = JSON.parse(dropped.client.store.stateJson()).stats;
+    assert(stats.duplicatesIgnored >= 10, `the replayed events were ignored: ${JSON.stringify(stats)}`);
+    sameState(dropped.client, clean.client, "dropped + duplicated = clean");
+    clean.client.close();
+    dropped.client.close();
+    return dropped.states.join(" → ");
+  },
+
+  async dialect_myagent_missing_heartbeats_mark_the_socket_stale(aw) {
+    const url = (f) => `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&heartbeat=100${f}`;
+    const clean = await runAnswered(aw, { url: url(""), dialect: "myagent", message: "go", idleTimeoutMs: 1000 }, "clean");
+    const silent = await runAnswered(aw, { url: url("&faults=silent=20"), dialect: "myagent", message: "go", idleTimeoutMs: 1000 }, "silent");
+    assert(silent.states.some((s) => s.startsWith("reconnecting") && s.includes("stale")), `stale reconnect: ${silent.states}`);
+    sameState(silent.client, clean.client, "after the stale reconnect = clean");
+    clean.client.close();
+    silent.client.close();
+    return silent.states.join(" → ");
+  },
+
+  async dialect_myagent_cancel_sends_user_cancel(aw) {
+    const client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=cancel&seed=1&speed=0`, dialect: "myagent", message: "long job" });
+    await until(() => client.getSnapshot().roots.length > 0, "the turn");
+    const root = client.getSnapshot().roots[0];
+    await client.cancel(root.id);
+    await until(() => ended(client), "end");
+    eq(client.store.task(root.id).status, "failed", "MyAgent has no canceled state: the turn failed");
+    assert(client.getSnapshot().diagnostics.some((d) => /CANCELED/.test(d.message)), "ERR_CANCELED reported");
+    client.close();
+  },
+
+  // --- A2A against the official @a2a-js/sdk server
+
+  async dialect_a2a_sdk_server_streams_asks_and_completes(aw) {
+    if (!env.a2aSdkUrl) return "skipped: no A2A SDK server (scripts/lib/a2a-sdk-server.sh)";
+    const client = new aw.AgentClient({ url: env.a2aSdkUrl, message: "report please" });
+    const answers = answerEverything(client);
+    await until(() => ended(client), `end (${client.connection.reason})`);
+    answers.stop();
+    await Promise.all(answers.sent);
+    eq(client.connection.state, "closed", client.connection.reason);
+    const snap = client.getSnapshot();
+    eq(snap.roots[0].status, "completed", "completed");
+    assert(answers.done.size >= 1, "the agent asked and was answered");
+    assertAllClosed(client, "sdk");
+    return `${snap.artifacts.length} artifacts, content ${snap.roots[0].content.length} chars`;
+  },
+};
