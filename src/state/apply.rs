@@ -994,9 +994,22 @@ impl Store {
         false
     }
 
+    /// `true` when requests of task `task_id` were refused by a limit (the task itself, or its
+    /// requests): answers to unknown requests of that task are then ignored silently, the
+    /// limit was reported once already.
+    fn refused_requests_of(&self, task_id: &str) -> bool {
+        match self.task_index.get(task_id) {
+            None => self.task_limit_reported,
+            Some(&t) => self.tasks.get(t).is_some_and(|s| s.requests_truncated),
+        }
+    }
+
     fn apply_input_received(&mut self, e: &InputReceived<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp, meta);
         let found = self.input_index.get(e.input_id.as_ref()).copied();
+        if found.is_none() && self.refused_requests_of(&e.task_id) {
+            return;
+        }
         let state = found
             .and_then(|(t, i)| self.tasks.get(t)?.view.inputs.get(i))
             .map(|r| r.state);
@@ -1077,6 +1090,9 @@ impl Store {
     fn apply_auth_completed(&mut self, e: &AuthCompleted<'_>, meta: &EventMeta<'_>) {
         self.observe_time(&e.timestamp, meta);
         let found = self.auth_index.get(e.auth_id.as_ref()).copied();
+        if found.is_none() && self.refused_requests_of(&e.task_id) {
+            return;
+        }
         let state = found
             .and_then(|(t, i)| self.tasks.get(t)?.view.auths.get(i))
             .map(|r| r.state);
