@@ -5,7 +5,9 @@
 //! event to an optional observer (the browser glue uses it for filtered delivery).
 
 use crate::dialects::{Dialect, DialectChoice, DialectDecoder, DialectHook, Translator};
-use crate::events::{decode_event, AgentEvent, DiagCode, Diagnostic, EventContext, Severity};
+use crate::events::{
+    decode_event, AgentEvent, DiagCode, Diagnostic, EventContext, Redactor, Severity,
+};
 use crate::sse::{SseConfig, SseDiagnostic, SseItem, SseParser};
 use crate::state::{EventMeta, Limits, Store};
 
@@ -37,6 +39,20 @@ pub struct StreamDecoder {
     diags: Vec<Diagnostic>,
     /// The dialect layer, when the stream is not (only) protocol 000.
     dialect: Option<Box<dyn DialectHook>>,
+    /// Sensitive values removed from the `raw` text of the diagnostics handed out.
+    redactor: Redactor,
+}
+
+/// Hands `item` to `on` with the sensitive values of a diagnostic's `raw` redacted.
+fn redacted(redactor: &Redactor, item: Item<'_>, on: &mut dyn FnMut(Item<'_>)) {
+    if let Item::Diagnostic(d) = &item {
+        if let Some(std::borrow::Cow::Owned(raw)) = d.raw.as_deref().map(|r| redactor.redact(r)) {
+            let mut d = (*d).clone();
+            d.raw = Some(raw);
+            return on(Item::Diagnostic(&d));
+        }
+    }
+    on(item)
 }
 
 impl StreamDecoder {
@@ -47,7 +63,14 @@ impl StreamDecoder {
             position: 0,
             diags: Vec::new(),
             dialect: None,
+            redactor: Redactor::default(),
         }
+    }
+
+    /// Sets which members' values are redacted in the diagnostics' `raw` text (default
+    /// [`crate::events::DEFAULT_REDACTED_KEYS`]).
+    pub fn set_redactor(&mut self, redactor: Redactor) {
+        self.redactor = redactor;
     }
 
     /// The SSE parser (last event id, retry, reset).
@@ -67,11 +90,19 @@ impl StreamDecoder {
 
     /// Decodes one WebSocket text frame (one event); `on` receives what it became.
     pub fn feed_frame(&mut self, text: &str, on: &mut dyn FnMut(Item<'_>)) {
-        let pos = self.position;
-        self.position += 1;
-        self.diags.clear();
-        if let Some(t) = self.dialect.as_deref_mut() {
-            if t.decode_items(text, "", pos, &mut self.diags, on) {
+        let StreamDecoder {
+            position,
+            diags,
+            dialect,
+            redactor,
+            ..
+        } = self;
+        let on = &mut |item: Item<'_>| redacted(redactor, item, on);
+        let pos = *position;
+        *position += 1;
+        diags.clear();
+        if let Some(t) = dialect.as_deref_mut() {
+            if t.decode_items(text, "", pos, diags, on) {
                 return;
             }
         }
@@ -80,8 +111,8 @@ impl StreamDecoder {
             event_id: "",
             position: pos,
         };
-        let decoded = decode_event(text, &cx, &mut self.diags);
-        for d in self.diags.iter() {
+        let decoded = decode_event(text, &cx, diags);
+        for d in diags.iter() {
             on(Item::Diagnostic(d));
         }
         if let Some(event) = decoded {
@@ -101,7 +132,9 @@ impl StreamDecoder {
             position,
             diags,
             dialect,
+            redactor,
         } = self;
+        let on = &mut |item: Item<'_>| redacted(redactor, item, on);
         parser.feed(chunk, &mut |item| match item {
             SseItem::Event(ev) => {
                 diags.clear();
