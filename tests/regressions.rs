@@ -189,6 +189,8 @@ fn run_sse_bin(name: &str, data: &[u8]) {
     } else {
         SseConfig::default()
     };
+    // A partial line, the data and the decoded event type (3 bytes per invalid byte).
+    let bound = config.max_line_bytes * 4 + config.max_event_bytes + 8;
     let parse = |parts: &mut dyn Iterator<Item = &[u8]>| {
         let mut p = SseParser::new(config);
         let mut out = Vec::new();
@@ -199,6 +201,11 @@ fn run_sse_bin(name: &str, data: &[u8]) {
                     SseItem::Diagnostic(d) => d.code().to_owned(),
                 })
             });
+            assert!(
+                p.buffered_bytes() <= bound,
+                "{name}: buffered {}",
+                p.buffered_bytes()
+            );
         }
         (out, p.last_event_id().to_owned(), p.retry())
     };

@@ -39,11 +39,12 @@ fuzz_target!(|data: &[u8]| {
             "byte-by-byte changed the parse"
         );
     }
-    // Buffered bytes stay within the limits after every chunk.
+    // Buffered bytes stay within the limits after every chunk: a partial line, the event data,
+    // and the event type (decoded: an invalid byte becomes U+FFFD, 3 bytes).
     let mut p = SseParser::new(config);
     let bound = config
         .max_line_bytes
-        .saturating_mul(2)
+        .saturating_mul(4)
         .saturating_add(config.max_event_bytes)
         .saturating_add(8);
     for part in &parts {

@@ -14,7 +14,10 @@
 //!   reused (a buffer that grew past 1 MiB is released after use).
 //! - **Bounded**: a line longer than [`SseConfig::max_line_bytes`] is skipped without being
 //!   buffered, event data larger than [`SseConfig::max_event_bytes`] is dropped; both are
-//!   reported as an [`SseDiagnostic`] and the parser recovers at the next blank line.
+//!   reported as an [`SseDiagnostic`] and the parser recovers at the next blank line. The
+//!   event type and id come from one line each, decoded with U+FFFD replacement (an invalid
+//!   byte becomes 3 bytes), so each holds at most 3 × `max_line_bytes` (found by the `sse` fuzz
+//!   target, whose buffer bound first assumed 1 ×).
 //! - **Panic-free** on any input.
 //!
 //! Decisions where the standard is silent (no limits there):
