@@ -426,6 +426,11 @@ impl Writer {
                 self.send(b).await?;
             }
         }
+        self.stream_faults(ev).await
+    }
+
+    /// The faults that act on the stream itself after event `ev`: `huge`, `endless`, `silent`.
+    async fn stream_faults(&mut self, ev: &Event) -> Result<(), End> {
         if let (Some(mb), HUGE_AFTER) = (self.c.faults.huge, ev.id) {
             self.huge(ev, mb).await?;
         }
@@ -504,23 +509,7 @@ impl Writer {
                     .await?;
             }
         }
-        if let (Some(mb), HUGE_AFTER) = (self.c.faults.huge, ev.id) {
-            self.huge(ev, mb).await?;
-        }
-        let f = &self.c.faults;
-        if self.c.first && f.endless && ev.id == ENDLESS_AFTER {
-            self.send(Bytes::from_static(b"data: ")).await?;
-            loop {
-                self.out.send_static(&FILLER).await?;
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        }
-        if self.c.first && f.silent == Some(ev.id) {
-            self.flush().await?;
-            self.out.closed().await;
-            return Err(End);
-        }
-        Ok(())
+        self.stream_faults(ev).await
     }
 
     async fn huge(&mut self, ev: &Event, mb: u64) -> Result<(), End> {

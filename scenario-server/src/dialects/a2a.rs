@@ -1,7 +1,9 @@
 //! `a2a`: canonical events as A2A v0.3 streaming events (seed 001): `task`, `status-update`,
 //! `artifact-update`. The mapping table is in the README ("Dialects", `a2a`).
 
-use super::{obj, opt, opt_str, Canon, Encoder, Out, ENDS, ROOT_FAILED, ROOT_STATUS, TERMINAL};
+use super::{
+    obj, opt, opt_str, Artifacts, Canon, Encoder, Out, ENDS, ROOT_FAILED, ROOT_STATUS, TERMINAL,
+};
 use crate::util::base64;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -12,25 +14,13 @@ struct Task {
     state: &'static str,
 }
 
-#[derive(Default)]
-struct Dataset {
-    rows: Vec<Value>,
-    schema: Option<Value>,
-    name: Option<String>,
-    description: Option<String>,
-}
-
 /// The A2A encoder of one run.
 pub struct A2aEncoder {
     run_id: String,
     context_id: String,
     root: Option<String>,
     tasks: HashMap<String, Task>,
-    /// artifactId → the file's encoding (`utf-8` chunks are sent as base64).
-    files: HashMap<String, String>,
-    datasets: HashMap<String, Dataset>,
-    /// artifactId → (name, description) of data artifacts.
-    data: HashMap<String, (Option<String>, Option<String>)>,
+    artifacts: Artifacts,
     /// toolCallId → tool name.
     tools: HashMap<String, String>,
 }
@@ -51,9 +41,7 @@ impl A2aEncoder {
             context_id: context_id.to_owned(),
             root: None,
             tasks: HashMap::new(),
-            files: HashMap::new(),
-            datasets: HashMap::new(),
-            data: HashMap::new(),
+            artifacts: Artifacts::default(),
             tools: HashMap::new(),
         }
     }
@@ -134,6 +122,25 @@ impl A2aEncoder {
             data: Value::Object(e),
             flags,
         });
+    }
+
+    /// The final status-update of a request: the prompt as a text part, the details as a data
+    /// part.
+    fn request(
+        &mut self,
+        ev: &Canon<'_>,
+        state: &'static str,
+        default_prompt: &str,
+        details: Map<String, Value>,
+        out: &mut Vec<Out>,
+    ) {
+        let text = ev.str("prompt").unwrap_or(default_prompt);
+        let parts = vec![
+            json!({"kind": "text", "text": text}),
+            json!({"kind": "data", "data": details}),
+        ];
+        let msg = self.message(ev.task(), ev.id, parts);
+        self.status(ev, state, msg, None, true, out);
     }
 
     /// A `working` status-update that carries a canonical event with no A2A counterpart.
@@ -248,16 +255,7 @@ impl Encoder for A2aEncoder {
                         d.insert(k.into(), v.clone());
                     }
                 }
-                let text = ev.str("prompt").unwrap_or("Input required");
-                let msg = self.message(
-                    &task,
-                    ev.id,
-                    vec![
-                        json!({"kind": "text", "text": text}),
-                        json!({"kind": "data", "data": d}),
-                    ],
-                );
-                self.status(ev, "input-required", msg, None, true, out);
+                self.request(ev, "input-required", "Input required", d, out);
             }
             "auth-required" => {
                 let mut d = Map::new();
@@ -269,16 +267,7 @@ impl Encoder for A2aEncoder {
                 if let Some(x) = ev.meta("expiresIn") {
                     d.insert("expiresIn".into(), x.clone());
                 }
-                let text = ev.str("prompt").unwrap_or("Authentication required");
-                let msg = self.message(
-                    &task,
-                    ev.id,
-                    vec![
-                        json!({"kind": "text", "text": text}),
-                        json!({"kind": "data", "data": d}),
-                    ],
-                );
-                self.status(ev, "auth-required", msg, None, true, out);
+                self.request(ev, "auth-required", "Authentication required", d, out);
             }
             "content-delta" => {
                 let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
@@ -297,13 +286,11 @@ impl Encoder for A2aEncoder {
                 self.artifact(ev, art, true, true, out);
             }
             "file-write" => {
-                let id = ev.str("artifactId").unwrap_or("").to_owned();
                 let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
-                if let Some(enc) = ev.str("encoding") {
-                    self.files.insert(id.clone(), enc.to_owned());
-                }
+                let info = self.artifacts.note(ev);
                 let data = ev.str("data").unwrap_or("");
-                let bytes = match self.files.get(&id).map(String::as_str) {
+                // A2A file bytes are base64: utf-8 chunks are encoded.
+                let bytes = match info.encoding.as_deref() {
                     Some("base64") => data.to_owned(),
                     _ => base64(data.as_bytes()),
                 };
@@ -313,7 +300,7 @@ impl Encoder for A2aEncoder {
                     ("bytes", bytes.into()),
                 ]);
                 let art = obj([
-                    ("artifactId", id.as_str().into()),
+                    ("artifactId", opt_str(ev.str("artifactId"))),
                     ("name", opt_str(ev.str("name"))),
                     ("description", opt_str(ev.str("description"))),
                     ("parts", json!([{"kind": "file", "file": file}])),
@@ -322,55 +309,26 @@ impl Encoder for A2aEncoder {
                 let last = ev.get("complete").and_then(Value::as_bool) == Some(true);
                 self.artifact(ev, art, index > 0, last, out);
             }
-            "data-write" => {
-                let id = ev.str("artifactId").unwrap_or("").to_owned();
-                let entry = self.data.entry(id.clone()).or_default();
-                if let Some(n) = ev.str("name") {
-                    entry.0 = Some(n.to_owned());
-                }
-                if let Some(d) = ev.str("description") {
-                    entry.1 = Some(d.to_owned());
-                }
-                let (name, description) = entry.clone();
+            "data-write" | "dataset-write" => {
+                let info = self.artifacts.note(ev);
+                let data = if ev.kind == "data-write" {
+                    opt(ev.get("data"))
+                } else {
+                    obj([
+                        ("rows", Value::Array(info.rows.clone())),
+                        ("schema", opt(info.schema.as_ref())),
+                    ])
+                };
                 let art = obj([
-                    ("artifactId", id.as_str().into()),
-                    ("name", opt_str(name.as_deref())),
-                    ("description", opt_str(description.as_deref())),
-                    (
-                        "parts",
-                        json!([{"kind": "data", "data": opt(ev.get("data"))}]),
-                    ),
-                    ("metadata", opt(ev.get("metadata"))),
-                ]);
-                self.artifact(ev, art, false, true, out);
-            }
-            "dataset-write" => {
-                let id = ev.str("artifactId").unwrap_or("").to_owned();
-                let ds = self.datasets.entry(id.clone()).or_default();
-                if let Some(rows) = ev.get("rows").and_then(Value::as_array) {
-                    ds.rows.extend(rows.iter().cloned());
-                }
-                if let Some(s) = ev.get("schema") {
-                    ds.schema = Some(s.clone());
-                }
-                if let Some(n) = ev.str("name") {
-                    ds.name = Some(n.to_owned());
-                }
-                if let Some(d) = ev.str("description") {
-                    ds.description = Some(d.to_owned());
-                }
-                let data = obj([
-                    ("rows", Value::Array(ds.rows.clone())),
-                    ("schema", opt(ds.schema.as_ref())),
-                ]);
-                let art = obj([
-                    ("artifactId", id.as_str().into()),
-                    ("name", opt_str(ds.name.as_deref())),
-                    ("description", opt_str(ds.description.as_deref())),
+                    ("artifactId", opt_str(ev.str("artifactId"))),
+                    ("name", opt_str(info.name.as_deref())),
+                    ("description", opt_str(info.description.as_deref())),
                     ("parts", json!([{"kind": "data", "data": data}])),
                     ("metadata", opt(ev.get("metadata"))),
                 ]);
-                let last = ev.get("complete").and_then(Value::as_bool) == Some(true);
+                // Each version replaces the last; a dataset's last batch ends it.
+                let last = ev.kind == "data-write"
+                    || ev.get("complete").and_then(Value::as_bool) == Some(true);
                 self.artifact(ev, art, false, last, out);
             }
             "tool-start" => {

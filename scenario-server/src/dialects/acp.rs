@@ -2,7 +2,7 @@
 //! `{event, task_id, context_id, timestamp, data}`. The mapping table is in the README
 //! ("Dialects", `acp`).
 
-use super::{obj, opt, opt_str, Canon, Encoder, Out, ROOT_STATUS, TERMINAL};
+use super::{obj, opt, opt_str, Artifacts, Canon, Encoder, Out, ROOT_STATUS, TERMINAL};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -15,23 +15,13 @@ struct Task {
     message_sent: bool,
 }
 
-#[derive(Default)]
-struct Artifact {
-    name: Option<String>,
-    description: Option<String>,
-    mime: Option<String>,
-    size: Option<Value>,
-    rows: Vec<Value>,
-    schema: Option<Value>,
-}
-
 /// The ACP encoder of one run.
 pub struct AcpEncoder {
     run_id: String,
     context_id: String,
     root: Option<String>,
     tasks: HashMap<String, Task>,
-    artifacts: HashMap<String, Artifact>,
+    artifacts: Artifacts,
     tools: HashMap<String, String>,
 }
 
@@ -79,7 +69,7 @@ impl AcpEncoder {
             context_id: context_id.to_owned(),
             root: None,
             tasks: HashMap::new(),
-            artifacts: HashMap::new(),
+            artifacts: Artifacts::default(),
             tools: HashMap::new(),
         }
     }
@@ -334,78 +324,26 @@ impl Encoder for AcpEncoder {
                 ]);
                 out.push(Out::plain(self.event(ev, "thought", data)));
             }
-            "file-write" => {
-                let id = ev.str("artifactId").unwrap_or("").to_owned();
-                let a = self.artifacts.entry(id).or_default();
-                if let Some(n) = ev.str("name") {
-                    a.name = Some(n.to_owned());
-                }
-                if let Some(d) = ev.str("description") {
-                    a.description = Some(d.to_owned());
-                }
-                if let Some(m) = ev.str("mimeType") {
-                    a.mime = Some(m.to_owned());
-                }
-                if let Some(s) = ev.meta("totalSize") {
-                    a.size = Some(s.clone());
-                }
-                if ev.get("complete").and_then(Value::as_bool) != Some(true) {
-                    return;
-                }
+            "file-write" | "data-write" | "dataset-write" => {
+                let info = self.artifacts.note(ev);
+                let complete = ev.get("complete").and_then(Value::as_bool) == Some(true);
+                // Files and datasets are announced once, when complete; data at each version.
+                let (ty, content) = match ev.kind {
+                    "file-write" if complete => ("file", Value::Null),
+                    "data-write" => ("data", opt(ev.get("data"))),
+                    "dataset-write" if complete => ("dataset", Value::Array(info.rows.clone())),
+                    _ => return,
+                };
                 let data = obj([
-                    ("artifact_type", "file".into()),
-                    ("artifact_name", opt_str(a.name.as_deref())),
-                    ("artifact_size", opt(a.size.as_ref())),
-                    ("detection_text", opt_str(a.description.as_deref())),
-                    ("mime_type", opt_str(a.mime.as_deref())),
-                    ("artifact_id", opt_str(ev.str("artifactId"))),
-                ]);
-                out.push(Out::plain(self.event(ev, "artifact", data)));
-            }
-            "data-write" => {
-                let id = ev.str("artifactId").unwrap_or("").to_owned();
-                let a = self.artifacts.entry(id).or_default();
-                if let Some(n) = ev.str("name") {
-                    a.name = Some(n.to_owned());
-                }
-                if let Some(d) = ev.str("description") {
-                    a.description = Some(d.to_owned());
-                }
-                let data = obj([
-                    ("artifact_type", "data".into()),
-                    ("artifact_name", opt_str(a.name.as_deref())),
-                    ("detection_text", opt_str(a.description.as_deref())),
+                    ("artifact_type", ty.into()),
+                    ("artifact_name", opt_str(info.name.as_deref())),
+                    ("artifact_size", opt(info.size.as_ref())),
+                    ("detection_text", opt_str(info.description.as_deref())),
+                    ("mime_type", opt_str(info.mime.as_deref())),
                     ("artifact_id", opt_str(ev.str("artifactId"))),
                     ("version", opt(ev.meta("version"))),
-                    ("data", opt(ev.get("data"))),
-                ]);
-                out.push(Out::plain(self.event(ev, "artifact", data)));
-            }
-            "dataset-write" => {
-                let id = ev.str("artifactId").unwrap_or("").to_owned();
-                let a = self.artifacts.entry(id).or_default();
-                if let Some(n) = ev.str("name") {
-                    a.name = Some(n.to_owned());
-                }
-                if let Some(d) = ev.str("description") {
-                    a.description = Some(d.to_owned());
-                }
-                if let Some(s) = ev.get("schema") {
-                    a.schema = Some(s.clone());
-                }
-                if let Some(rows) = ev.get("rows").and_then(Value::as_array) {
-                    a.rows.extend(rows.iter().cloned());
-                }
-                if ev.get("complete").and_then(Value::as_bool) != Some(true) {
-                    return;
-                }
-                let data = obj([
-                    ("artifact_type", "dataset".into()),
-                    ("artifact_name", opt_str(a.name.as_deref())),
-                    ("detection_text", opt_str(a.description.as_deref())),
-                    ("artifact_id", opt_str(ev.str("artifactId"))),
-                    ("rows", Value::Array(a.rows.clone())),
-                    ("schema", opt(a.schema.as_ref())),
+                    (if ty == "data" { "data" } else { "rows" }, content),
+                    ("schema", opt(info.schema.as_ref())),
                 ]);
                 out.push(Out::plain(self.event(ev, "artifact", data)));
             }

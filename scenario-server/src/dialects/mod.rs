@@ -179,6 +179,60 @@ pub fn opt_str(s: Option<&str>) -> Value {
     s.map_or(Value::Null, Value::from)
 }
 
+/// What an encoder remembers of a canonical artifact: the members only its first chunk carries
+/// and, for datasets, every row so far.
+#[derive(Debug, Default, Clone)]
+pub struct ArtifactInfo {
+    /// `name`.
+    pub name: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `mimeType`.
+    pub mime: Option<String>,
+    /// `encoding` (`utf-8` / `base64`).
+    pub encoding: Option<String>,
+    /// `metadata.totalSize`.
+    pub size: Option<Value>,
+    /// A dataset's `schema`.
+    pub schema: Option<Value>,
+    /// A dataset's rows so far.
+    pub rows: Vec<Value>,
+}
+
+impl ArtifactInfo {
+    /// Records what `ev` (a `file-write`, `data-write` or `dataset-write`) says.
+    pub fn note(&mut self, ev: &Canon<'_>) {
+        let s = |k: &str| ev.str(k).map(str::to_owned);
+        self.name = s("name").or(self.name.take());
+        self.description = s("description").or(self.description.take());
+        self.mime = s("mimeType").or(self.mime.take());
+        self.encoding = s("encoding").or(self.encoding.take());
+        if let Some(x) = ev.meta("totalSize") {
+            self.size = Some(x.clone());
+        }
+        if let Some(x) = ev.get("schema") {
+            self.schema = Some(x.clone());
+        }
+        if let Some(rows) = ev.get("rows").and_then(Value::as_array) {
+            self.rows.extend(rows.iter().cloned());
+        }
+    }
+}
+
+/// The artifacts an encoder tracks, by canonical artifact id.
+#[derive(Default)]
+pub struct Artifacts(std::collections::HashMap<String, ArtifactInfo>);
+
+impl Artifacts {
+    /// Records `ev` (an artifact event) and returns what is known of its artifact.
+    pub fn note(&mut self, ev: &Canon<'_>) -> &ArtifactInfo {
+        let id = ev.str("artifactId").unwrap_or("").to_owned();
+        let a = self.0.entry(id).or_default();
+        a.note(ev);
+        a
+    }
+}
+
 /// One frame of an encoded run.
 #[derive(Debug, Clone)]
 pub struct DFrame {
