@@ -14,6 +14,14 @@ www=target/e2e-www
 rm -rf "$www" && mkdir -p "$www/pkg" "$www/e2e"
 cp -r pkg/web/. "$www/pkg/"   # the glue, the wasm and the glue's snippets/
 cp tests/e2e/index.html tests/e2e/*.js "$www/e2e/"
+# The panic-hook test build (cargo feature test-panic, never shipped) for hostile.test.js panic_*:
+# release profile like pkg/, in its own target dir so the package's wasm is never touched.
+if [[ " $* " != *" --bench "* ]]; then
+  cargo rustc -q -p agentwire --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
+    --features test-panic --target-dir target/test-panic
+  wasm-bindgen --target web --out-dir "$www/pkg-panic" --out-name agentwire \
+    target/test-panic/wasm32-unknown-unknown/release/agentwire.wasm
+fi
 # The README's quick start, run as is (only the package specifier points at the staged build).
 awk '/<!-- quickstart/{f=1;next} f&&/^```ts/{c=1;next} c&&/^```/{exit} c{print}' README.md \
   | sed 's|from "agentwire"|from "/pkg/agentwire.js"|' > "$www/e2e/readme-quickstart.js"

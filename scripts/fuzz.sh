@@ -98,7 +98,7 @@ PY
 echo "fuzz: building the targets (nightly, release, debug assertions, address sanitizer)"
 (cd fuzz && cargo +nightly fuzz build -O -a 2>&1 | tail -1)
 BIN="$PWD/fuzz/target/$(rustc +nightly -vV | sed -n 's/^host: //p')/release"
-echo "fuzz: code at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' + uncommitted changes in src/')"
+echo "fuzz: code at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src ':!src/browser' || echo ' + uncommitted changes in src/')"
 
 mkdir -p target/fuzz-logs
 declare -A SUMMARY

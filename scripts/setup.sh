@@ -3,7 +3,8 @@
 # Safe to run repeatedly and unattended (CI=true, no stdin); used by scripts/demo.sh and
 # scripts/test.sh. Installs: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli at exactly the
 # crate's pinned wasm-bindgen version, Debian's Chromium + chromedriver, Node if absent, and the
-# pinned npm tools of tools/package-lock.json (wasm-opt, tsc, esbuild, playwright-core).
+# pinned npm tools of tools/package-lock.json (wasm-opt, tsc, esbuild, playwright-core), and
+# cargo-fuzz when a nightly toolchain is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,6 +75,17 @@ if ! [ -f tools/node_modules/.package-lock.json ] \
    || [ "$have_wo" != "$WASM_OPT_MAJOR" ]; then
   log "installing npm tools (tools/: binaryen, typescript, esbuild, playwright-core)"
   (cd tools && npm ci --no-audit --no-fund --loglevel=error </dev/null)
+fi
+
+# 6. cargo-fuzz for scripts/fuzz.sh, exact version; only where a nightly toolchain is installed
+#    (cargo-fuzz needs one; without it scripts/fuzz.sh prints SKIPPED).
+CARGO_FUZZ_VERSION=0.13.1
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  have_cf=$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have_cf" != "$CARGO_FUZZ_VERSION" ]; then
+    log "installing cargo-fuzz $CARGO_FUZZ_VERSION (found: ${have_cf:-none}; ~1 min)"
+    cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked --force --quiet
+  fi
 fi
 
 log "ok: $(rustc --version | cut -d' ' -f1-2), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}')," \

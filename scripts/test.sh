@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # THE test command (README command 2; .ci/run calls it). Installs what is missing, then runs every
 # layer in order and stops at the first failure with a banner naming the step:
-#   set-up, rustfmt, clippy (host), clippy (wasm32), native tests, npm package build + size report
+#   set-up, rustfmt, clippy (host), clippy (wasm32), native tests, fuzz smoke (5 s per target;
+#   SKIPPED without a nightly toolchain), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
 #   the scenario server), Node smoke test of the built package, bundler (esbuild) smoke test.
 # Ends with a summary: time and test counts per layer. Logs: target/test-logs/. Works unattended
@@ -55,6 +56,10 @@ type_counts() { tail -1 "$logs/types.log" | sed 's/^type tests ok: //'; }
 node_counts() { tail -1 "$logs/smoke-node.log" | sed 's/^node smoke test ok: //'; }
 bundler_counts() { tail -1 "$logs/smoke-bundler.log" | sed 's/^bundler smoke test ok: //'; }
 demo_counts() { grep '^demo:' "$logs/demo.log" | tail -1 | sed 's/^demo: //'; }
+fuzz_counts() {
+  if grep -q 'SKIPPED' "$logs/fuzz.log"; then grep -o 'SKIPPED.*' "$logs/fuzz.log" | head -1
+  else awk '/^  [a-z]+ +[0-9]+s execs=/ { sub("execs=", "", $3); printf "%s%s %s execs", sep, $1, $3; sep = ", " }' "$logs/fuzz.log"; fi
+}
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
@@ -62,6 +67,7 @@ step "cargo fmt --all --check"                    none            cargo fmt --al
 step "clippy (host, all targets)"                 none            cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests (cargo test --workspace)"      native_counts   logged native cargo test --workspace
+step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5
 step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh
 step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
 step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh

@@ -1098,6 +1098,11 @@ impl ClientInner {
     }
 
     fn close(&self) {
+        if super::panic::poisoned() {
+            // After a panic the state may be mid-change: leave it (the hook shut the transport).
+            self.closed.set(true);
+            return;
+        }
         if self.closed.replace(true) {
             return;
         }
@@ -1155,6 +1160,7 @@ impl AgentClient {
             streams: RefCell::new(Vec::new()),
             closed: std::cell::Cell::new(false),
         });
+        super::panic::register(&inner.shared); // a panic is reported to this client
         if inner.answers.coordinator.is_some() {
             let weak = Rc::downgrade(&inner);
             let cb: Closure<dyn FnMut(JsValue)> = Closure::new(move |ev: JsValue| {

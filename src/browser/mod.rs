@@ -1,5 +1,6 @@
 //! The JavaScript-facing glue (wasm32 only), split by concern:
-//! - [`error`]: every failure is an `Error` with a stable `code`; the panic hook.
+//! - [`error`]: every failure is an `Error` with a stable `code`.
+//! - [`panic`]: the panic hook: a typed `internal` failure, then every call refused.
 //! - [`convert`]: JSON text → JS values, in one place.
 //! - [`global`]: fetch, timers, `online`, frames, `reportError` (page and Worker alike).
 //! - [`store`]: `AgentStore`, the framework-neutral store (feed bytes/strings/events,
@@ -15,6 +16,7 @@ pub mod decoder;
 pub mod error;
 pub mod global;
 pub mod iter;
+pub mod panic;
 pub mod store;
 pub mod transport;
 
@@ -23,5 +25,5 @@ use wasm_bindgen::prelude::*;
 /// Installs the panic hook once, when the module starts.
 #[wasm_bindgen(start)]
 pub fn start() {
-    error::install_panic_hook();
+    panic::install();
 }

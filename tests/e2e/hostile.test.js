@@ -109,6 +109,69 @@ const endOf = (client) => new Promise((resolve) => {
 
 const MB = (n) => `${(n / MiB).toFixed(1)} MiB`;
 
+/** A fresh instance of the test-panic build (feature `test-panic`, staged at /pkg-panic/). */
+async function panicInstance() {
+  let aw;
+  try {
+    aw = await import(`/pkg-panic/agentwire.js?instance=${++instances}`);
+  } catch (e) {
+    throw new Error(`the test-panic build is not staged at /pkg-panic/ (scripts/e2e-tests.sh builds it): ${e}`);
+  }
+  await aw.default();
+  assert(typeof aw.__triggerPanic === "function", "__triggerPanic exported by the test build");
+  return aw;
+}
+
+/** Runs `f` and returns what it threw (or what its promise rejected with); null if nothing. */
+async function thrown(f) {
+  try {
+    const r = f();
+    if (r && typeof r.then === "function") await r;
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+/** Every entry point of a poisoned module must throw (or reject with) the typed `internal` error. */
+async function assertRefused(aw, client, store) {
+  const calls = {
+    "client.getSnapshot()": () => client.getSnapshot(),
+    "client.subscribe()": () => client.subscribe(() => {}),
+    "client.on()": () => client.on("tool-start", () => {}),
+    "client.onAny()": () => client.onAny(() => {}),
+    "client.onConnectionChange()": () => client.onConnectionChange(() => {}),
+    "client.events()": () => client.events(),
+    "client.connect()": () => client.connect(),
+    "client.pendingInputs()": () => client.pendingInputs(),
+    "client.pendingAuths()": () => client.pendingAuths(),
+    "client.authUrl()": () => client.authUrl("auth-x"),
+    "client.approve()": () => client.approve("input-x"),
+    "client.respond()": () => client.respond("input-x", "yes"),
+    "client.completeAuth()": () => client.completeAuth("auth-x", {}),
+    "client.cancel()": () => client.cancel("task-x"),
+    "client.send()": () => client.send({ type: "ping" }),
+    "store.feedText()": () => store.feedText("data: {}\n\n"),
+    "store.feed()": () => store.feed(new Uint8Array([10])),
+    "store.pushEvent()": () => store.pushEvent({ kind: "task-created", contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", initiator: "user" }),
+    "store.getSnapshot()": () => store.getSnapshot(),
+    "store.stateJson()": () => store.stateJson(),
+    "store.lastEventId": () => store.lastEventId,
+    "new AgentClient()": () => new aw.AgentClient({ transport: "manual" }),
+    "new AgentStore()": () => new aw.AgentStore(),
+    "new StreamDecoder()": () => new aw.StreamDecoder(),
+  };
+  const wrong = [];
+  for (const [name, f] of Object.entries(calls)) {
+    const e = await thrown(f);
+    if (!(e instanceof Error) || e.code !== "internal" || !/internal error/.test(e.message)) {
+      wrong.push(`${name}: ${e ? `${e.name} ${e.code} ${e.message}` : "no error"}`);
+    }
+  }
+  eq(wrong, [], "every call refused with the typed internal error");
+  return Object.keys(calls).length;
+}
+
 export const tests = {
   /**
    * Many cuts in the middle of an event (every 97 events, ~30 resumes), each resume re-sending
@@ -462,5 +525,76 @@ export const tests = {
     assert(quiet.states.includes("reconnecting"), `without heartbeats the idle timeout reconnects: ${quiet.states}`);
     assert(quiet.info.connections >= 2, `server saw the reconnect: ${quiet.info.connections}`);
     return `heartbeats: ${alive.states.join("→")}; none: ${quiet.states.join("→")}`;
+  },
+
+  /**
+   * The panic hook (src/browser/panic.rs), proved on the test-panic build: a deliberate panic
+   * makes the call that hit it throw an `Error` with code `internal` (not a wasm trap), every
+   * client is told (connection `failed`, code `internal`, its request aborted), every later
+   * call is refused with the same typed error, close() stays harmless, and the page (and
+   * another instance of the package) goes on working.
+   */
+  async panic_fails_every_client_with_internal_and_later_calls_are_refused(mainAw) {
+    const aw = await panicInstance();
+    const run = runId("panic");
+    const live = new aw.AgentClient({ url: `/api/stream?scenario=main&seed=3&speed=0&run=${run}`, reconnect: FAST });
+    const manual = new aw.AgentClient({ transport: "manual" });
+    const store = new aw.AgentStore();
+    await until(() => live.pendingInputs().length > 0, "the live run waits for the user");
+    eq((await runInfo(run)).liveConnections, 1, "streaming");
+    const told = [];
+    live.onConnectionChange((i) => told.push(["live", i.state, i.code, i.reason]));
+    manual.onConnectionChange((i) => told.push(["manual", i.state, i.code, i.reason]));
+
+    const err = await thrown(() => aw.__triggerPanic("deliberate test panic (expected-by-test)"));
+    assert(err instanceof Error && !(err instanceof WebAssembly.RuntimeError), `a JS Error, not a trap: ${err}`);
+    eq([err.name, err.code], ["AgentwireError", "internal"], "typed");
+    assert(err.message.includes("deliberate test panic"), `quotes the panic: ${err.message}`);
+
+    await until(() => told.length === 2, "both clients told");
+    eq(told.map((t) => t.slice(0, 3)).sort(), [["live", "failed", "internal"], ["manual", "failed", "internal"]], "connection failed/internal");
+    assert(told.every((t) => t[3].includes("deliberate test panic")), `reason quotes the panic: ${told[0][3]}`);
+    eq([live.connection.state, live.connection.code], ["failed", "internal"], "client.connection");
+    const n = await assertRefused(aw, live, store);
+
+    live.close(); // harmless after a panic
+    manual.close();
+    let info = await runInfo(run);
+    for (let i = 0; i < 100 && info.liveConnections > 0; i++) { await sleep(50); info = await runInfo(run); }
+    eq(info.liveConnections, 0, "the live request was aborted (server side)");
+    // The page survives: frames run, and the page's other instance of the package still works.
+    await new Promise((r) => requestAnimationFrame(r));
+    const other = new mainAw.AgentClient({ transport: "manual" });
+    other.store.pushEvent({ kind: "task-created", contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", initiator: "user" });
+    eq(other.getSnapshot().tasks.length, 1, "another instance unaffected");
+    other.close();
+    return `${n} entry points refused; reason: ${told[0][3].split("\n")[0]}…`;
+  },
+
+  /**
+   * A panic inside a spawned task (where the transports run, no JS caller to throw to): the
+   * app still learns it from onConnectionChange (failed/internal) and the page's error event
+   * carries the typed error; later calls are refused.
+   */
+  async panic_in_a_background_task_is_reported_to_the_app(mainAw) {
+    const aw = await panicInstance();
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0", reconnect: FAST });
+    await until(() => client.pendingInputs().length > 0, "the run waits for the user");
+    const errors = [];
+    const onError = (e) => { errors.push(e.error); e.preventDefault(); };
+    window.addEventListener("error", onError);
+    const told = [];
+    client.onConnectionChange((i) => told.push(i));
+    try {
+      aw.__triggerPanicLater("deliberate background panic (expected-by-test)", 20);
+      await until(() => told.length > 0 && errors.length > 0, "the report and the error event");
+    } finally {
+      window.removeEventListener("error", onError);
+    }
+    eq([told[0].state, told[0].code], ["failed", "internal"], "connection failed/internal");
+    eq([errors[0]?.name, errors[0]?.code], ["AgentwireError", "internal"], `the error event carries the typed error: ${errors[0]}`);
+    await assertRefused(aw, client, client.store);
+    client.close();
+    eq(new mainAw.AgentStore().getSnapshot().tasks.length, 0, "another instance unaffected");
   },
 };
