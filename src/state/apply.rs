@@ -574,10 +574,12 @@ impl Store {
             Admit::Duplicate | Admit::AfterComplete => {
                 let conflict = usize::try_from(e.index).ok().and_then(|i| {
                     let start = *slot.delta_offsets.get(i)? as usize;
-                    let end = slot
-                        .delta_offsets
-                        .get(i + 1)
-                        .map_or(slot.view.content.len(), |&x| x as usize);
+                    let end = match slot.delta_offsets.get(i + 1) {
+                        Some(&x) => x as usize,
+                        // Offsets stopped being recorded after this one: its end is unknown.
+                        None if slot.offsets_capped => return None,
+                        None => slot.view.content.len(),
+                    };
                     Some(slot.view.content.get(start..end) != Some(e.delta.as_ref()))
                 });
                 if conflict == Some(true) {

@@ -578,3 +578,61 @@ fn the_same_event_sent_twice_in_a_row_is_applied_once() {
     assert_eq!(ids, vec!["th0", "th1", "th2"]);
     assert_eq!(session.store().duplicates_ignored(), 1);
 }
+
+#[test]
+fn replay_offsets_stay_proportional_to_the_answer() {
+    // Empty deltas and a gap of 2^53 indices: the offsets kept for replay checks stop growing
+    // (nothing is allocated per skipped index) and replays stay recognised as duplicates.
+    let limits = Limits {
+        max_pending_chunks: 0,
+        ..Limits::default()
+    };
+    let mut s = Store::new(limits);
+    let mut evs: Vec<String> = (0..2_000)
+        .map(|i| {
+            ev(&format!(
+                r#"{{"kind":"content-delta","taskId":"t","delta":"","index":{i}}}"#
+            ))
+        })
+        .collect();
+    evs.push(ev(
+        r#"{"kind":"content-delta","taskId":"t","delta":"late","index":9007199254740990}"#,
+    ));
+    evs.push(ev(
+        r#"{"kind":"content-delta","taskId":"t","delta":"","index":1023}"#,
+    ));
+    evs.push(ev(
+        r#"{"kind":"content-delta","taskId":"t","delta":"x","index":5}"#,
+    ));
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("late"));
+    assert!(s.usage().delta_offsets_over_content <= super::usage::DELTA_OFFSET_SLACK);
+    assert!(codes(&s).contains(&DiagCode::ChunkGap));
+    // The replays of indices 1023 and 5 are duplicates (index 5 with other text is a conflict).
+    assert_eq!(s.duplicates_ignored(), 1);
+    assert!(codes(&s).contains(&DiagCode::ChunkConflict));
+}
+
+#[test]
+fn answered_requests_drop_their_deadline_and_open_ones_expire() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"input-required","taskId":"t","inputId":"a","inputType":"confirmation","prompt":"?","metadata":{"timeout":5}}"#,
+        r#"{"kind":"input-required","taskId":"t","inputId":"b","inputType":"confirmation","prompt":"?","metadata":{"timeout":5}}"#,
+        r#"{"kind":"input-received","taskId":"t","inputId":"a","providedBy":"user"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.usage().deadlines, 1);
+    let now = crate::events::timestamp::to_epoch_ms(TS).expect("ts");
+    let v = s.version();
+    s.advance_clock(now + 4_000);
+    assert_eq!(s.version(), v, "nothing expired yet");
+    s.advance_clock(now + 5_000);
+    assert_eq!(s.input("a").map(|r| r.state), Some(RequestState::Answered));
+    assert_eq!(s.input("b").map(|r| r.state), Some(RequestState::Expired));
+    assert_eq!(s.usage().deadlines, 0);
+    assert_eq!(codes(&s), vec![DiagCode::RequestExpired]);
+}
