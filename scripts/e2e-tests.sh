@@ -30,4 +30,14 @@ SCENARIO_ARGS=(--static "$www")
 # shellcheck source=scripts/lib/scenario-server.sh
 . scripts/lib/scenario-server.sh
 start_scenario_server || exit 1
+# The A2A agent on the official @a2a-js/sdk (tests/a2a-sdk) for tests/e2e/dialects.test.js: its
+# JSON-RPC URL reaches the page through e2e/env.js.
+a2a_rpc=""
+if [[ " $* " != *" --bench "* ]]; then
+  # shellcheck source=scripts/lib/a2a-sdk-server.sh
+  . scripts/lib/a2a-sdk-server.sh
+  start_a2a_sdk_server || exit 1
+  a2a_rpc=$A2A_SDK_RPC_URL
+fi
+printf 'export const env = { a2aSdkUrl: "%s" };\n' "$a2a_rpc" > "$www/e2e/env.js"
 node tests/e2e/run.mjs "$SCENARIO_URL" "$@"

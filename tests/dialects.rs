@@ -604,11 +604,31 @@ fn a2a_answer_resume_and_cancel_in_a_live_session() {
         &out.body,
         r#"{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","role":"user","messageId":"answer-1","parts":[{"kind":"text","text":"Sakura"}],"contextId":"ctx-9","taskId":"task-9"}}}"#,
     );
-    assert!(s.mark_answered(&input, &mut |_, _, _| {}));
+    // The browser's way: take the events, push them like any event (handlers see them).
+    assert!(
+        s.set_now_ms(Some(1_700_000_000_000)),
+        "a dialect layer wants the clock"
+    );
+    let closing = s.take_answered(&input);
+    assert_eq!(closing.len(), 1, "{closing:?}");
+    assert!(
+        closing[0].contains(r#""kind":"input-received""#),
+        "{}",
+        closing[0]
+    );
+    assert!(
+        closing[0].contains("2023-11-14T22:13:20"),
+        "stamped with the clock: {}",
+        closing[0]
+    );
+    for e in &closing {
+        s.push_json(e, &mut |_, _, _| {});
+    }
     assert_eq!(
         s.store().input(&input).map(|i| i.state),
         Some(RequestState::Answered)
     );
+    assert!(s.take_answered(&input).is_empty(), "closed once");
     assert!(!s.mark_answered(&input, &mut |_, _, _| {}), "answered once");
     // The server's stream for the answer carries id 1: it matches the request sent.
     s.feed(

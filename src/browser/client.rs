@@ -1531,7 +1531,8 @@ impl AgentClient {
     pub fn send_message(
         &self,
         text: &str,
-        #[wasm_bindgen(unchecked_param_type = "{ contextId?: string }")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ contextId?: string }")]
+        options: Option<JsValue>,
     ) -> js_sys::Promise {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let ctx = match opt_string(&options, "contextId") {

@@ -13,7 +13,7 @@
 
 use super::{a2a, acp, myagent, Dialect, DialectDecoder};
 use crate::events::InputType;
-use crate::json::Value;
+use crate::json::{parse, Value};
 use crate::state::{RequestState, Store};
 use std::fmt;
 
@@ -397,4 +397,20 @@ pub fn create_session(content: Option<&Value<'_>>, metadata: Option<&Value<'_>>)
         "user.create_session",
         myagent::request::create_session(content, metadata),
     )
+}
+
+/// `json-rpc error CODE: MESSAGE` when `json` is a JSON-RPC error response (the reply to a
+/// request the client sent), `None` for a result or anything else.
+pub fn rpc_error_message(json: &str) -> Option<String> {
+    let v = parse(json).ok()?;
+    let e = v.get("error").filter(|e| !e.is_null())?;
+    let code = e
+        .get("code")
+        .and_then(Value::as_f64)
+        .map_or("?".to_owned(), |c| format!("{c}"));
+    let msg = e
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("(no message)");
+    Some(format!("json-rpc error {code}: {msg}"))
 }

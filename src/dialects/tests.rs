@@ -213,3 +213,112 @@ fn unknown_dialect_events_are_kept_whole() {
         Some(3.0)
     );
 }
+
+#[test]
+fn a2a_stream_task_is_the_task_of_the_request() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    let id = d
+        .a2a()
+        .expect("a2a")
+        .register_request("message/stream", None);
+    let wrap = |ev: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{ev}}}"#);
+    decode(
+        &mut d,
+        &wrap(r#"{"kind":"task","id":"root","contextId":"c","status":{"state":"submitted"}}"#),
+    );
+    // Another task on the same stream (a sub-agent): the stream's task stays the first one.
+    decode(
+        &mut d,
+        &wrap(r#"{"kind":"task","id":"sub","contextId":"c","status":{"state":"submitted"}}"#),
+    );
+    assert_eq!(d.a2a().expect("a2a").stream_task(), Some("root"));
+    let ask = r#"{"kind":"status-update","taskId":"root","contextId":"c","final":true,"status":{"state":"input-required","message":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"text","text":"ok?"}]}}}"#;
+    decode(&mut d, &wrap(ask));
+    let a = d.a2a().expect("a2a");
+    assert!(a.awaits_answer("root"), "input-required and open");
+    assert!(!a.awaits_answer("sub"));
+    // Answered by the client: the task no longer waits (a drop now resumes the stream).
+    let events = d.answered("root#input-1", "root", "c", false);
+    assert_eq!(events.len(), 1, "input-received applied locally");
+    assert!(!d.a2a().expect("a2a").awaits_answer("root"));
+    // A resubscribe names its task: its responses are that task's stream.
+    let rid = d
+        .a2a()
+        .expect("a2a")
+        .register_request("tasks/resubscribe", Some("sub"));
+    decode(
+        &mut d,
+        &format!(
+            r#"{{"jsonrpc":"2.0","id":{rid},"result":{{"kind":"status-update","taskId":"sub","contextId":"c","final":false,"status":{{"state":"working"}}}}}}"#
+        ),
+    );
+    assert_eq!(d.a2a().expect("a2a").stream_task(), Some("sub"));
+}
+
+#[test]
+fn acp_dataset_artifact_becomes_a_dataset() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::Acp));
+    let out = decode(
+        &mut d,
+        r#"{"event":"artifact","task_id":"t","timestamp":"2025-01-01T00:00:00Z","data":{"artifact_type":"dataset","artifact_name":"rows","rows":[{"a":1},{"a":2}],"schema":{"type":"object"}}}"#,
+    );
+    let evs = events(&out);
+    let ds = evs
+        .iter()
+        .find(|e| e.get("kind").and_then(Value::as_str) == Some("dataset-write"))
+        .expect("a dataset-write");
+    assert_eq!(
+        ds.get("rows").and_then(Value::as_array).map(<[_]>::len),
+        Some(2)
+    );
+    assert_eq!(ds.get("complete").and_then(Value::as_bool), Some(true));
+    assert!(ds.get("schema").is_some());
+    assert_eq!(ds.get("name").and_then(Value::as_str), Some("rows"));
+}
+
+#[test]
+fn myagent_keeps_its_session_across_a_new_system_connected() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::MyAgent));
+    decode(
+        &mut d,
+        r#"{"session_id":"s1","connection_id":"c1","event":"system.connected","content":{}}"#,
+    );
+    assert_eq!(d.myagent().expect("myagent").session_id(), Some("s1"));
+    // After a reconnect the server greets with a fresh session; the client resumes its own.
+    decode(
+        &mut d,
+        r#"{"session_id":"s2","connection_id":"c2","event":"system.connected","content":{}}"#,
+    );
+    assert_eq!(d.myagent().expect("myagent").session_id(), Some("s1"));
+    let body = respond::resume(&mut d).expect("reconnect").body;
+    assert!(body.contains(r#""session_id":"s1""#), "{body}");
+    // The session's own events still update it (the server moved the session).
+    decode(
+        &mut d,
+        r#"{"session_id":"s3","event":"agent.thinking","content":"hm","seq":1}"#,
+    );
+    assert_eq!(d.myagent().expect("myagent").session_id(), Some("s3"));
+}
+
+#[test]
+fn rpc_error_message_reads_json_rpc_errors_only() {
+    assert_eq!(
+        respond::rpc_error_message(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}"#
+        )
+        .as_deref(),
+        Some("json-rpc error -32001: Task not found")
+    );
+    assert_eq!(
+        respond::rpc_error_message(r#"{"jsonrpc":"2.0","id":1,"error":{}}"#).as_deref(),
+        Some("json-rpc error ?: (no message)")
+    );
+    for ok in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{"taskId":"t","accepted":true}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":null,"result":{}}"#,
+        "not json",
+        "[]",
+    ] {
+        assert_eq!(respond::rpc_error_message(ok), None, "{ok}");
+    }
+}

@@ -15,7 +15,7 @@ use crate::browser::error::js_error;
 use crate::browser::global::fetch_request;
 use crate::dialects::a2a::request::{message_stream, UserMessage};
 use crate::dialects::respond;
-use crate::json::{parse, Value};
+use crate::json::parse;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -138,20 +138,7 @@ pub fn mark_answered(sh: &Shared, id: &str) {
     }
 }
 
-/// `json-rpc error CODE: MESSAGE` when `json` is a JSON-RPC error response.
-pub fn rpc_error(json: &str) -> Option<String> {
-    let v = parse(json).ok()?;
-    let e = v.get("error").filter(|e| !e.is_null())?;
-    let code = e
-        .get("code")
-        .and_then(Value::as_f64)
-        .map_or("?".to_owned(), |c| format!("{c}"));
-    let msg = e
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("(no message)");
-    Some(format!("json-rpc error {code}: {msg}"))
-}
+pub use crate::dialects::respond::rpc_error_message as rpc_error;
 
 /// `true` for an `application/json` (or `+json`) content type.
 pub fn is_json(content_type: Option<&str>) -> bool {
