@@ -421,6 +421,33 @@ export const tests = {
     return out.join("; ");
   },
 
+  async dialect_acp_checks_answers_and_cancels_with_tasks_cancel(aw) {
+    const client = new aw.AgentClient({ url: `/api/stream?dialect=acp&scenario=main&seed=${SEED}&speed=0`, dialect: "acp" });
+    await until(() => client.pendingInputs().length > 0, "the permission request");
+    const input = client.pendingInputs()[0];
+    eq(input.options.map((o) => o.optionId), ["approve", "deny"], "permission_options as the request's options");
+    // Not one of the permission options: refused before anything is sent.
+    const err = await client.respond(input.id, "maybe").then(() => null, (e) => e);
+    eq(err && err.code, "invalid-answer", "checked against the options");
+    const root = client.getSnapshot().roots[0];
+    await client.cancel(root.id);
+    await until(() => ended(client), "end");
+    eq(client.store.task(root.id).status, "canceled", "canceled through POST /api/acp/rpc tasks/cancel");
+    client.close();
+  },
+
+  async dialect_unified_cancel_goes_to_the_canonical_endpoint(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?dialect=unified&scenario=cancel&seed=1&speed=0", dialect: "unified" });
+    // tool_call_delta carries a message, not a fraction: wait for the third step's.
+    await until(() => /3 of/.test(client.getSnapshot().roots[0]?.tools?.[0]?.message ?? ""), "the job running");
+    const root = client.getSnapshot().roots[0];
+    await client.cancel(root.id);
+    await until(() => ended(client), "end");
+    eq(client.store.task(root.id).status, "canceled", "run_interrupted: canceled");
+    eq(client.connection.state, "closed", client.connection.reason);
+    client.close();
+  },
+
   // --- MyAgent over the WebSocket
 
   async dialect_myagent_runs_main_answering_with_user_response(aw) {
@@ -466,6 +493,24 @@ export const tests = {
     clean.client.close();
     silent.client.close();
     return silent.states.join(" → ");
+  },
+
+  async dialect_myagent_auto_detects_and_malformed_frames_become_diagnostics(aw) {
+    const url = (f) => `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect${f}`;
+    // No dialect option: told from system.connected; the handshake follows the detection.
+    const auto = new aw.AgentClient({ url: url(""), transport: "websocket" });
+    const bad = new aw.AgentClient({ url: url("&faults=malformed"), dialect: "myagent" });
+    await until(() => ended(auto) && ended(bad), "both end");
+    eq(auto.dialect, "myagent", "detected");
+    eq(auto.connection.state, "closed", auto.connection.reason);
+    eq(bad.connection.state, "closed", bad.connection.reason);
+    const codes = bad.getSnapshot().diagnostics.map((d) => d.code);
+    eq(codes.filter((c) => c === "invalid-json").length, 2, `{not json and FF FE: ${codes}`);
+    assert(codes.includes("invalid-type"), `agent.tool_call with a string content: ${codes}`);
+    eq(bad.getSnapshot().roots.at(-1).content, auto.getSnapshot().roots.at(-1).content, "the answer is intact");
+    auto.close();
+    bad.close();
+    return codes.join(",");
   },
 
   async dialect_myagent_cancel_sends_user_cancel(aw) {
