@@ -1232,11 +1232,13 @@ impl AgentClient {
         check_alive()?;
         let id = self.inner.shared.add_listener(listener);
         let weak = Rc::downgrade(&self.inner.shared);
-        Ok(Closure::once_into_js(move || {
+        // Freed when the function is garbage (`once_into_js` would leak unless called).
+        Ok(Closure::<dyn FnMut()>::new(move || {
             if let Some(sh) = weak.upgrade() {
                 sh.remove_listener(id);
             }
-        }))
+        })
+        .into_js_value())
     }
 
     /// The current state snapshot (see `AgentStore.getSnapshot`).

@@ -377,7 +377,9 @@ fn schedule_frame(inner: &Rc<RefCell<Inner>>) {
 /// A JS function that removes listener/handler `id` (idempotent).
 fn unsubscribe_fn(inner: &Rc<RefCell<Inner>>, id: u32, listener: bool) -> js_sys::Function {
     let weak = Rc::downgrade(inner);
-    let cb = Closure::once_into_js(move || {
+    // Not `once_into_js`: that one leaks (with the store it points to) unless called, and
+    // apps rarely call it after close(). This one is freed when the function is garbage.
+    let cb = Closure::<dyn FnMut()>::new(move || {
         if let Some(rc) = weak.upgrade() {
             if let Ok(mut i) = rc.try_borrow_mut() {
                 if listener {
@@ -387,7 +389,8 @@ fn unsubscribe_fn(inner: &Rc<RefCell<Inner>>, id: u32, listener: bool) -> js_sys
                 }
             }
         }
-    });
+    })
+    .into_js_value();
     cb.unchecked_into()
 }
 
