@@ -51,6 +51,9 @@ else
     for f in "$stage/agentwire_bg.wasm" "$stage/web/agentwire_bg.wasm"; do "$wasm_opt" -Oz "${features[@]}" "$f" -o "$f"; done
   fi
   cp pkg-template/README.md "$stage/README.md"
+  # Worker mode's entry (WorkerClient): one per target, next to the glue it imports.
+  cp pkg-template/worker.js "$stage/agentwire-worker.js"
+  cp pkg-template/worker-web.js "$stage/web/agentwire-worker.js"
   # package.json: the template with the crate's version; every generated file must be listed in `files`.
   node - "$stage" "$version" <<'EOF'
 const fs = require("node:fs"), path = require("node:path");

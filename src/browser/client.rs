@@ -1630,3 +1630,10 @@ impl Drop for AgentClient {
         self.inner.close();
     }
 }
+
+impl AgentClient {
+    /// The store this client feeds (Worker mode: `worker_host` attaches its sink and hooks).
+    pub(crate) fn store_handle(&self) -> AgentStore {
+        self.inner.shared.store.handle()
+    }
+}

@@ -19,6 +19,8 @@ pub mod iter;
 pub mod panic;
 pub mod store;
 pub mod transport;
+pub mod worker;
+pub mod worker_host;
 
 use wasm_bindgen::prelude::*;
 

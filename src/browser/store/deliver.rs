@@ -19,12 +19,13 @@ use crate::state::Store;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
-export function awDeliver(view, text, wide, json, fns) {
+export function awDeliver(view, text, wide, json, jsonWide, fns) {
   const r = view.slice();
   const list = json.length === 0 ? undefined : JSON.parse(json);
+  const listWide = jsonWide.length === 0 ? undefined : JSON.parse(jsonWide);
   const strs = [];
   const n = r.length;
-  let i = 0, p = 0, q = 0, j = 0, err;
+  let i = 0, p = 0, q = 0, j = 0, k = 0, err;
   while (i < n) {
     const tag = r[i++];
     let ev;
@@ -38,6 +39,8 @@ export function awDeliver(view, text, wide, json, fns) {
       ev = { kind: "content-delta", contextId: c, taskId: t, delta: wide.slice(q, q += d), index: x, timestamp: text.slice(p, p += s) };
     } else if (tag === 0) {
       ev = list[j++];
+    } else if (tag === 4) {
+      ev = listWide[k++];
     } else {
       strs.push(text.slice(p, p += r[i++]));
       continue;
@@ -56,8 +59,14 @@ export function awDeliver(view, text, wide, json, fns) {
 extern "C" {
     /// Builds the batch's events and calls their handlers; returns `[firstError]` or undefined.
     #[wasm_bindgen(js_name = awDeliver)]
-    fn aw_deliver(recs: &[u32], text: &str, wide: &str, json: &str, fns: &js_sys::Array)
-        -> JsValue;
+    fn aw_deliver(
+        recs: &[u32],
+        text: &str,
+        wide: &str,
+        json: &str,
+        json_wide: &str,
+        fns: &js_sys::Array,
+    ) -> JsValue;
 }
 
 /// The next event is the next element of the JSON array.
@@ -68,6 +77,8 @@ const TAG_DELTA: u32 = 1;
 const TAG_STR: u32 = 2;
 /// `content-delta` whose delta has non-ASCII text (in the `wide` pool).
 const TAG_DELTA_WIDE: u32 = 3;
+/// The next event is the next element of the JSON array with non-ASCII text.
+const TAG_JSON_WIDE: u32 = 4;
 
 /// The bit of events whose kind this version does not know (matched by their kind string).
 const UNKNOWN_BIT: u64 = 1 << 63;
@@ -144,21 +155,27 @@ impl HandlerFilter {
     }
 }
 
+/// Where a handler's events go.
+pub(super) enum Target {
+    /// A JS function, at this index of the `fns` array.
+    Js(u32, js_sys::Function),
+    /// The store's sink (Worker mode: events cross to the page as JSON), under this id.
+    Sink(u32),
+}
+
 /// A registered event handler.
 pub(super) struct Handler {
     pub id: u32,
-    /// Index of its function in the `fns` array.
-    pub slot: u32,
+    pub target: Target,
     /// Kinds it can receive (one bit per [`KINDS`] entry, plus [`UNKNOWN_BIT`]).
     pub mask: u64,
     /// The mask alone decides for known kinds (no task/context/thought/input condition).
     pub exact: bool,
     pub filter: HandlerFilter,
-    pub f: js_sys::Function,
 }
 
 impl Handler {
-    pub fn new(id: u32, slot: u32, filter: HandlerFilter, f: js_sys::Function) -> Self {
+    pub fn new(id: u32, target: Target, filter: HandlerFilter) -> Self {
         let mut mask = UNKNOWN_BIT;
         for (i, k) in KINDS.iter().enumerate() {
             if filter.kind_passes(k) {
@@ -171,11 +188,10 @@ impl Handler {
         };
         Handler {
             id,
-            slot,
+            target,
             mask,
             exact,
             filter,
-            f,
         }
     }
 
@@ -193,11 +209,17 @@ pub(super) struct Batch {
     text: String,
     /// Deltas with non-ASCII text (kept apart so that `text` stays one-byte in JS).
     wide: String,
+    /// Events as JSON, ASCII only (a one-byte string in JS: faster to decode and parse).
     json: String,
+    /// Events as JSON with non-ASCII text.
+    json_wide: String,
+    /// One event's JSON before it goes to `json` or `json_wide`.
+    scratch: String,
     /// Strings already in the pool in this batch: (byte range in `text`, string number).
     interned: Vec<(u32, u32, u32)>,
     strings: u32,
     targets: Vec<u32>,
+    sink_targets: Vec<u32>,
 }
 
 /// UTF-16 length (what JavaScript's `slice` counts).
@@ -219,6 +241,7 @@ impl Batch {
         self.text.clear();
         self.wide.clear();
         self.json.clear();
+        self.json_wide.clear();
         self.interned.clear();
         self.strings = 0;
     }
@@ -243,23 +266,44 @@ impl Batch {
         n
     }
 
-    /// Adds `ev` for every handler that wants it (nothing when none does).
+    /// Adds `ev` for every handler that wants it (nothing when none does). Events for sink
+    /// handlers are appended to `sink` as `[[sink ids],event]` elements (comma-separated).
     pub fn collect(
         &mut self,
         handlers: &[Handler],
         any_mask: u64,
         ev: &AgentEvent<'_>,
         store: &Store,
+        sink: &mut String,
     ) {
         let bit = kind_bit(ev);
         if any_mask & bit == 0 {
             return;
         }
         self.targets.clear();
+        self.sink_targets.clear();
         for h in handlers {
             if h.wants(bit, ev, store) {
-                self.targets.push(h.slot);
+                match &h.target {
+                    Target::Js(slot, _) => self.targets.push(*slot),
+                    Target::Sink(id) => self.sink_targets.push(*id),
+                }
             }
+        }
+        if !self.sink_targets.is_empty() {
+            if !sink.is_empty() {
+                sink.push(',');
+            }
+            sink.push_str("[[");
+            for (i, id) in self.sink_targets.iter().enumerate() {
+                if i > 0 {
+                    sink.push(',');
+                }
+                sink.push_str(&id.to_string());
+            }
+            sink.push_str("],");
+            ev.write_json(sink);
+            sink.push(']');
         }
         if self.targets.is_empty() {
             return;
@@ -292,9 +336,16 @@ impl Batch {
                 ]);
             }
             other => {
-                self.json.push(if self.json.is_empty() { '[' } else { ',' });
-                other.write_json(&mut self.json);
-                self.recs.push(TAG_JSON);
+                self.scratch.clear();
+                other.write_json(&mut self.scratch);
+                let (out, tag) = if self.scratch.is_ascii() {
+                    (&mut self.json, TAG_JSON)
+                } else {
+                    (&mut self.json_wide, TAG_JSON_WIDE)
+                };
+                out.push(if out.is_empty() { '[' } else { ',' });
+                out.push_str(&self.scratch);
+                self.recs.push(tag);
             }
         }
         self.recs.push(self.targets.len() as u32);
@@ -303,10 +354,19 @@ impl Batch {
 
     /// Delivers the batch: one call into JavaScript. Returns the first handler exception.
     pub fn deliver(&mut self, fns: &js_sys::Array) -> Option<JsValue> {
-        if !self.json.is_empty() {
-            self.json.push(']');
+        for json in [&mut self.json, &mut self.json_wide] {
+            if !json.is_empty() {
+                json.push(']');
+            }
         }
-        let r = aw_deliver(&self.recs, &self.text, &self.wide, &self.json, fns);
+        let r = aw_deliver(
+            &self.recs,
+            &self.text,
+            &self.wide,
+            &self.json,
+            &self.json_wide,
+            fns,
+        );
         if r.is_undefined() {
             None
         } else {

@@ -1,0 +1,351 @@
+// Worker mode, the page side: the engine behind `WorkerClient` (src/browser/worker.rs gives it
+// its typed API; src/browser/worker_host.rs is the other end, inside the Worker).
+//
+// The page keeps a mirror of the Worker's state: task and artifact objects by position,
+// diagnostics and pending requests, the version, the connection. The Worker sends at most one
+// message per animation frame with what changed (UTF-8 JSON in a transferred ArrayBuffer,
+// decoded and parsed once here) and the events the page's handlers subscribed to (filters run
+// in the Worker). getSnapshot() is built from the mirror, only when the version changed.
+
+function awError(code, message, props) {
+  const e = new Error(message);
+  e.name = "AgentwireError";
+  e.code = code;
+  if (props) Object.assign(e, props);
+  return e;
+}
+
+function revive(data) {
+  const e = new Error(data && data.message ? data.message : "the Worker failed");
+  e.name = "AgentwireError";
+  if (data && data.props) Object.assign(e, data.props);
+  if (!e.code) e.code = "internal";
+  return e;
+}
+
+function report(e) {
+  if (typeof reportError === "function") reportError(e);
+  else console.error(e);
+}
+
+/** Options that are functions or objects that cannot be cloned into the Worker. */
+const PAGE_ONLY = ["responder", "coordinator"];
+
+function defaultWorker() {
+  // This file is snippets/agentwire-<hash>/src/browser/worker_page.js inside the package; the
+  // Worker entry is the package's agentwire-worker.js (bundlers recognise this pattern).
+  return new Worker(new URL("../../../../agentwire-worker.js", import.meta.url), { type: "module" });
+}
+
+export class AwRemote {
+  constructor(options) {
+    const o = options === undefined || options === null ? {} : options;
+    if (typeof o !== "object") throw awError("invalid-argument", "options must be an object");
+    const sent = {};
+    for (const [k, v] of Object.entries(o)) {
+      if (k === "worker" || k === "signal") continue;
+      if (PAGE_ONLY.includes(k) && v !== undefined) {
+        throw awError("invalid-argument", `options.${k} is a function and cannot run in the Worker: use AgentClient for it`);
+      }
+      if (typeof v === "function") {
+        throw awError("invalid-argument", `options.${k} is a function and cannot cross into the Worker`);
+      }
+      sent[k] = v;
+    }
+    let w = o.worker;
+    if (w === undefined || w === null || w === true) w = defaultWorker();
+    else if (typeof w === "string" || w instanceof URL) w = new Worker(w, { type: "module" });
+    else if (typeof Worker === "undefined" || !(w instanceof Worker)) {
+      throw awError("invalid-argument", "options.worker must be a Worker, or the URL of agentwire-worker.js");
+    }
+    this.w = w;
+    this.queue = [];
+    this.tasks = [];
+    this.artifacts = [];
+    this.diagnostics = [];
+    this.pendingInputsList = [];
+    this.pendingAuthsList = [];
+    this.version = 0;
+    this.snap = undefined;
+    this.snapVersion = -1;
+    this.listeners = new Map();
+    this.handlers = new Map();
+    this.connListeners = new Map();
+    this.iterators = new Set();
+    this.calls = new Map();
+    this.nextId = 1;
+    this.closed = false;
+    this.dialectName = undefined;
+    this.decoder = new TextDecoder();
+    this.conn = Object.freeze({
+      state: o.autoConnect === false || o.transport === "manual" ? "idle" : "connecting",
+      reason: "starting the Worker",
+      attempt: 0,
+    });
+    w.onmessage = (e) => this.receive(e.data);
+    w.onerror = (e) => {
+      if (e && typeof e.preventDefault === "function") e.preventDefault();
+      this.fail(awError("internal", `the agentwire Worker failed: ${(e && e.message) || "it could not be loaded"}`));
+    };
+    const signal = o.signal;
+    if (signal) {
+      if (signal.aborted) queueMicrotask(() => this.close());
+      else signal.addEventListener("abort", () => this.close(), { once: true });
+    }
+    this.post({ t: "init", o: sent });
+  }
+
+  post(m, transfer) {
+    if (this.queue) this.queue.push([m, transfer]);
+    else this.w.postMessage(m, transfer || []);
+  }
+
+  receive(m) {
+    switch (m && m.t) {
+      case "ready": {
+        const q = this.queue;
+        this.queue = null;
+        for (const [x, tr] of q) this.w.postMessage(x, tr || []);
+        break;
+      }
+      case "batch":
+        this.apply(m);
+        break;
+      case "ret": {
+        const c = this.calls.get(m.id);
+        if (c) {
+          this.calls.delete(m.id);
+          if (m.ok) c.resolve(undefined);
+          else c.reject(revive(m.e));
+        }
+        break;
+      }
+      case "fail":
+        this.fail(revive(m.e));
+        break;
+      default:
+    }
+  }
+
+  /** One batch from the Worker: state, then events (store order: handlers, then listeners). */
+  apply(m) {
+    let changed = false;
+    let events;
+    if (m.b) {
+      const p = JSON.parse(this.decoder.decode(m.b));
+      if (p.t) {
+        for (const [i, o, mode, text] of p.t) {
+          const prev = this.tasks[i];
+          const before = prev === undefined ? "" : prev.content;
+          o.content = mode === 1 ? text : mode === 2 ? before + text : before;
+          this.tasks[i] = o;
+        }
+      }
+      if (p.a) for (const [i, o] of p.a) this.artifacts[i] = o;
+      if (p.d) this.diagnostics = p.d;
+      if (p.pi) this.pendingInputsList = p.pi;
+      if (p.pa) this.pendingAuthsList = p.pa;
+      changed = p.v !== this.version;
+      this.version = p.v;
+      events = p.e;
+    }
+    if ("d" in m) this.dialectName = m.d;
+    if (events) {
+      for (const [ids, ev] of events) {
+        for (const id of ids) {
+          const h = this.handlers.get(id);
+          if (h !== undefined) {
+            try { h(ev); } catch (e) { report(e); }
+          }
+        }
+      }
+    }
+    if (changed && this.listeners.size) {
+      const snap = this.getSnapshot();
+      for (const f of [...this.listeners.values()]) {
+        try { f(snap); } catch (e) { report(e); }
+      }
+    }
+    if (m.c) this.setConn(m.c);
+  }
+
+  setConn(c) {
+    this.conn = Object.freeze({ ...c });
+    for (const f of [...this.connListeners.values()]) {
+      try { f(this.conn); } catch (e) { report(e); }
+    }
+  }
+
+  fail(e) {
+    if (this.closed) return;
+    for (const c of this.calls.values()) c.reject(e);
+    this.calls.clear();
+    if (this.conn.state !== "closed" && this.conn.state !== "failed") {
+      this.setConn({ state: "failed", reason: e.message, code: e.code, attempt: this.conn.attempt });
+    }
+  }
+
+  getSnapshot() {
+    if (this.snap === undefined || this.snapVersion !== this.version) {
+      const tasks = this.tasks.slice();
+      this.snap = Object.freeze({
+        version: this.version,
+        tasks,
+        roots: tasks.filter((t) => t.parentId === undefined),
+        artifacts: this.artifacts.slice(),
+        diagnostics: this.diagnostics,
+        pendingInputs: this.pendingInputsList,
+        pendingAuths: this.pendingAuthsList,
+      });
+      this.snapVersion = this.version;
+    }
+    return this.snap;
+  }
+
+  subscribe(listener) {
+    if (typeof listener !== "function") throw awError("invalid-argument", "listener must be a function");
+    if (this.closed) throw awError("closed", "this WorkerClient was closed");
+    const id = this.nextId++;
+    this.listeners.set(id, listener);
+    listener(this.getSnapshot());
+    return () => { this.listeners.delete(id); };
+  }
+
+  addHandler(spec, handler) {
+    if (typeof handler !== "function") throw awError("invalid-argument", "handler must be a function");
+    if (this.closed) throw awError("closed", "this WorkerClient was closed");
+    const id = this.nextId++;
+    this.handlers.set(id, handler);
+    this.post({ t: "sub", id, ...spec });
+    return () => {
+      if (this.handlers.delete(id) && !this.closed) this.post({ t: "unsub", id });
+    };
+  }
+
+  on(kind, handler) {
+    if (typeof kind !== "string") throw awError("invalid-argument", "kind must be a string");
+    return this.addHandler({ kind }, handler);
+  }
+
+  onAny(handler) {
+    return this.addHandler({ kind: "*" }, handler);
+  }
+
+  subscribeEvents(filter, handler) {
+    return this.addHandler({ filter: filter === undefined || filter === null ? {} : filter }, handler);
+  }
+
+  events(options) {
+    const o = options || {};
+    const max = Math.max(1, o.maxBuffered ?? 10000);
+    const queue = [];
+    let waiting = null;
+    let done = false;
+    let error = null;
+    let unsubscribe = () => {};
+    const signal = o.signal;
+    const finish = (e) => {
+      if (done) return;
+      done = true;
+      queue.length = 0;
+      if (e) error = e;
+      unsubscribe();
+      this.iterators.delete(finish);
+      if (signal) signal.removeEventListener("abort", onAbort);
+      if (waiting) {
+        const w = waiting;
+        waiting = null;
+        if (error) { const x = error; error = null; w.reject(x); } else w.resolve({ value: undefined, done: true });
+      }
+    };
+    const onAbort = () => finish();
+    unsubscribe = this.subscribeEvents(o.filter, (ev) => {
+      if (done) return;
+      if (waiting) {
+        const w = waiting;
+        waiting = null;
+        w.resolve({ value: ev, done: false });
+        return;
+      }
+      queue.push(ev);
+      if (queue.length > max) finish(awError("overflow", "the event iterator fell more than maxBuffered events behind"));
+    });
+    this.iterators.add(finish);
+    if (signal) {
+      if (signal.aborted) finish();
+      else signal.addEventListener("abort", onAbort);
+    }
+    return {
+      next() {
+        if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+        if (error) { const x = error; error = null; return Promise.reject(x); }
+        if (done) return Promise.resolve({ value: undefined, done: true });
+        if (waiting) return Promise.reject(awError("invalid-state", "next() called again before the previous next() settled"));
+        return new Promise((resolve, reject) => { waiting = { resolve, reject }; });
+      },
+      return() {
+        finish();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() { return this; },
+    };
+  }
+
+  call(m, args) {
+    if (this.closed) return Promise.reject(awError("closed", "this WorkerClient was closed"));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.calls.set(id, { resolve, reject });
+      this.post({ t: "call", id, m, a: args });
+    });
+  }
+
+  /** Fire-and-forget calls (the Worker reports their errors). */
+  send(m, args) {
+    this.call(m, args).catch(report);
+  }
+
+  feed(chunk) {
+    if (this.closed) throw awError("closed", "this WorkerClient was closed");
+    if (!(chunk instanceof Uint8Array)) throw awError("invalid-argument", "feed() takes a Uint8Array");
+    const copy = chunk.slice(); // a view of a larger buffer would be cloned whole
+    this.post({ t: "call", id: 0, m: "feed", b: copy }, [copy.buffer]);
+  }
+
+  authRequest(authId) {
+    for (const t of this.tasks) {
+      for (const a of t.auths) if (a.id === authId) return a;
+    }
+    return undefined;
+  }
+
+  onConnectionChange(listener) {
+    if (typeof listener !== "function") throw awError("invalid-argument", "listener must be a function");
+    const id = this.nextId++;
+    this.connListeners.set(id, listener);
+    return () => { this.connListeners.delete(id); };
+  }
+
+  get connection() { return this.conn; }
+  get dialect() { return this.dialectName; }
+  get pendingInputs() { return this.pendingInputsList; }
+  get pendingAuths() { return this.pendingAuthsList; }
+  get listenerCount() { return this.listeners.size + this.handlers.size + this.connListeners.size; }
+
+  close() {
+    if (this.closed) return;
+    const w = this.w;
+    const done = this.call("close", []);
+    this.closed = true;
+    for (const finish of [...this.iterators]) finish();
+    this.listeners.clear();
+    this.handlers.clear();
+    if (this.conn.state !== "closed" && this.conn.state !== "failed") {
+      this.setConn({ state: "closed", reason: "the client was closed", attempt: this.conn.attempt });
+    }
+    this.connListeners.clear();
+    const end = () => w.terminate();
+    done.then(end, end);
+    setTimeout(end, 5000); // a Worker that does not answer is terminated anyway
+  }
+}
