@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 
 mod deliver;
 mod objects;
-use deliver::{Batch, Handler, HandlerFilter};
+use deliver::{Batch, Handler, HandlerFilter, Target};
 use objects::ObjectCache;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -123,6 +123,10 @@ struct Inner {
     delivering: u32,
     /// Events to deliver after the borrow is released.
     batch: Batch,
+    /// Events for sink handlers (Worker mode), `[[ids],event]` elements, until taken.
+    sink: String,
+    /// Called (borrow released) after a change of visible state or new sink events.
+    change_hooks: Vec<Rc<dyn Fn()>>,
     snapshot: Option<(u64, JsValue)>,
     /// Bumped by changes that live outside the core store (coordinator routing).
     local_rev: u64,
@@ -219,22 +223,37 @@ impl Inner {
         self.session.store().version() + self.local_rev
     }
 
-    fn add_handler(&mut self, filter: HandlerFilter, f: js_sys::Function) -> u32 {
+    /// Registers a handler: a JS function (`f`), or the sink under `sink_id`.
+    fn add_handler(
+        &mut self,
+        filter: HandlerFilter,
+        f: Option<js_sys::Function>,
+        sink_id: u32,
+    ) -> u32 {
         if self.delivering == 0 && self.next_slot as usize > 2 * self.handlers.len() + 32 {
             // Renumber the slots (removed handlers leave holes).
             self.fns = js_sys::Array::new();
-            for (i, h) in self.handlers.iter_mut().enumerate() {
-                h.slot = i as u32;
-                self.fns.push(&h.f);
+            self.next_slot = 0;
+            for h in self.handlers.iter_mut() {
+                if let Target::Js(slot, f) = &mut h.target {
+                    *slot = self.next_slot;
+                    self.next_slot += 1;
+                    self.fns.push(f);
+                }
             }
-            self.next_slot = self.handlers.len() as u32;
         }
         self.next_id += 1;
         let id = self.next_id;
-        let slot = self.next_slot;
-        self.next_slot += 1;
-        self.fns.set(slot, f.clone().into());
-        let h = Handler::new(id, slot, filter, f);
+        let target = match f {
+            Some(f) => {
+                let slot = self.next_slot;
+                self.next_slot += 1;
+                self.fns.set(slot, f.clone().into());
+                Target::Js(slot, f)
+            }
+            None => Target::Sink(sink_id),
+        };
+        let h = Handler::new(id, target, filter);
         self.any_mask |= h.mask;
         self.handlers.push(h);
         id
@@ -243,7 +262,9 @@ impl Inner {
     fn remove_handler(&mut self, id: u32) {
         if let Some(pos) = self.handlers.iter().position(|h| h.id == id) {
             let h = self.handlers.remove(pos);
-            self.fns.set(h.slot, JsValue::UNDEFINED);
+            if let Target::Js(slot, _) = h.target {
+                self.fns.set(slot, JsValue::UNDEFINED);
+            }
             self.any_mask = self.handlers.iter().fold(0, |m, h| m | h.mask);
         }
     }
@@ -272,11 +293,17 @@ impl AgentStore {
     /// Runs `work` on the session, then (borrow released) delivers queued events and notifies
     /// subscribers if the visible state changed.
     fn update(&self, work: impl FnOnce(&mut Inner)) -> Result<(), JsValue> {
-        let (batch, listeners) = {
+        let (batch, listeners, hooks) = {
             let mut inner = self.borrow_mut()?;
             let before = inner.visible_version();
+            let sink_before = inner.sink.len();
             work(&mut inner);
             let changed = inner.visible_version() != before;
+            let hooks: Vec<Rc<dyn Fn()>> = if changed || inner.sink.len() != sink_before {
+                inner.change_hooks.clone()
+            } else {
+                Vec::new()
+            };
             let batch = if inner.batch.is_empty() {
                 None
             } else {
@@ -294,8 +321,11 @@ impl AgentStore {
             } else {
                 inner.listeners.iter().map(|(_, f)| f.clone()).collect()
             };
-            (batch, listeners)
+            (batch, listeners, hooks)
         };
+        for hook in hooks {
+            hook();
+        }
         let mut first_err: Option<JsValue> = None;
         if let Some((mut batch, fns)) = batch {
             // One call: the events are built in JS and handed to their handlers there.
@@ -329,10 +359,11 @@ impl AgentStore {
                 handlers,
                 any_mask,
                 batch,
+                sink,
                 ..
             } = inner;
             session.feed(bytes, &mut |ev, _meta, store| {
-                batch.collect(handlers, *any_mask, ev, store)
+                batch.collect(handlers, *any_mask, ev, store, sink)
             });
         })
     }
@@ -342,7 +373,7 @@ impl AgentStore {
         f: js_sys::Function,
         filter: HandlerFilter,
     ) -> Result<js_sys::Function, JsValue> {
-        let id = self.borrow_mut()?.add_handler(filter, f);
+        let id = self.borrow_mut()?.add_handler(filter, Some(f), 0);
         Ok(unsubscribe_fn(&self.inner, id, false))
     }
 }
@@ -430,6 +461,8 @@ impl AgentStore {
                 next_slot: 0,
                 delivering: 0,
                 batch: Batch::default(),
+                sink: String::new(),
+                change_hooks: Vec::new(),
                 snapshot: None,
                 local_rev: 0,
                 coordinator_inputs: Vec::new(),
@@ -469,10 +502,11 @@ impl AgentStore {
                 handlers,
                 any_mask,
                 batch,
+                sink,
                 ..
             } = inner;
             session.push_json(&text, &mut |ev, _meta, store| {
-                batch.collect(handlers, *any_mask, ev, store)
+                batch.collect(handlers, *any_mask, ev, store, sink)
             });
         })
     }
@@ -724,8 +758,12 @@ impl AgentStore {
             inner.closed = true;
             inner.listeners.clear();
             for h in std::mem::take(&mut inner.handlers) {
-                inner.fns.set(h.slot, JsValue::UNDEFINED);
+                if let Target::Js(slot, _) = h.target {
+                    inner.fns.set(slot, JsValue::UNDEFINED);
+                }
             }
+            inner.change_hooks.clear();
+            inner.sink.clear();
             inner.any_mask = 0;
         }
     }
@@ -827,6 +865,60 @@ impl AgentStore {
         f: js_sys::Function,
     ) -> Result<js_sys::Function, JsValue> {
         self.subscribe_fn(f, HandlerFilter::Full(Box::new(filter)))
+    }
+
+    /// Worker mode: events passing `filter` (a kind pattern when `kind` is given) are written
+    /// to the sink under `sink_id` instead of being delivered in this thread. Returns the handler
+    /// id for [`AgentStore::remove_sink`].
+    pub(crate) fn add_sink(
+        &self,
+        sink_id: u32,
+        kind: Option<String>,
+        filter: Option<EventFilter>,
+    ) -> Result<u32, JsValue> {
+        let filter = match (kind, filter) {
+            (Some(k), _) => HandlerFilter::Kind(k),
+            (None, Some(f)) => HandlerFilter::Full(Box::new(f)),
+            (None, None) => HandlerFilter::Kind("*".into()),
+        };
+        Ok(self.borrow_mut()?.add_handler(filter, None, sink_id))
+    }
+
+    /// Removes a sink handler added by [`AgentStore::add_sink`].
+    pub(crate) fn remove_sink(&self, handler_id: u32) {
+        if let Ok(mut i) = self.inner.try_borrow_mut() {
+            i.remove_handler(handler_id);
+        }
+    }
+
+    /// Takes the sink's events: `[[sink ids],event]` elements, comma-separated (no brackets).
+    pub(crate) fn take_sink(&self) -> String {
+        self.inner
+            .try_borrow_mut()
+            .map(|mut i| std::mem::take(&mut i.sink))
+            .unwrap_or_default()
+    }
+
+    /// Calls `hook` (outside any borrow) after every change of visible state or new sink events.
+    pub(crate) fn add_change_hook(&self, hook: Rc<dyn Fn()>) -> Result<(), JsValue> {
+        self.borrow_mut()?.change_hooks.push(hook);
+        Ok(())
+    }
+
+    /// The visible version (changes exactly when visible state changed).
+    pub(crate) fn visible_version(&self) -> u64 {
+        self.inner
+            .try_borrow()
+            .map(|i| i.visible_version())
+            .unwrap_or(0)
+    }
+
+    /// Input ids a coordinator is answering (left out of `pendingInputs`).
+    pub(crate) fn coordinated_inputs(&self) -> Vec<String> {
+        self.inner
+            .try_borrow()
+            .map(|i| i.coordinator_inputs.clone())
+            .unwrap_or_default()
     }
 
     /// `true` once `close()` was called.
