@@ -41,6 +41,9 @@ pub struct Faults {
     /// `rpcError` (A2A JSON-RPC streams): the root task's `failed` status-update is replaced by
     /// a JSON-RPC error response, and the stream ends.
     pub rpc_error: bool,
+    /// `evilAuth`: after event 1, auth requests whose `authUrl` no client may open (see
+    /// [`crate::sse::EVIL_AUTH_URLS`]).
+    pub evil_auth: bool,
 }
 
 /// `status=CODE[:N]`.
@@ -120,6 +123,7 @@ impl Faults {
                 "silent" => f.silent = Some(num(name, value, 0, u64::MAX)?),
                 "heartbeat" => f.heartbeat = Some(num(name, value, 10, 3_600_000)?),
                 "rpcError" => f.rpc_error = flag(name, value)?,
+                "evilAuth" => f.evil_auth = flag(name, value)?,
                 other => return Err(format!("unknown fault {other:?}")),
             }
         }
@@ -140,13 +144,13 @@ mod tests {
     fn parses_every_fault() {
         let f = Faults::parse(
             "drop=5,dropEvery=7,dup=3,restart,shuffle=4,lose=9,lose=11,malformed,drip=2,\
-             status=429:1,ctype=text/plain,huge=2,endless,silent=4,heartbeat=100,rpcError",
+             status=429:1,ctype=text/plain,huge=2,endless,silent=4,heartbeat=100,rpcError,evilAuth",
         )
         .expect("valid");
         assert_eq!(f.drop, Some(5));
         assert_eq!(f.drop_every, Some(7));
         assert_eq!(f.dup, Some(3));
-        assert!(f.restart && f.malformed && f.endless && f.rpc_error);
+        assert!(f.restart && f.malformed && f.endless && f.rpc_error && f.evil_auth);
         assert_eq!(f.shuffle, Some(4));
         assert_eq!(f.lose, vec![9, 11]);
         assert!(f.loses(11) && !f.loses(10));

@@ -30,6 +30,21 @@ use tokio::sync::mpsc;
 
 /// After which event id the `huge` fault injects its giant event.
 pub const HUGE_AFTER: u64 = 2;
+/// After which event id the `evilAuth` fault injects its auth requests.
+pub const EVIL_AUTH_AFTER: u64 = 1;
+/// The `authUrl`s of the `evilAuth` fault (one `auth-required` each, ids `evil-auth-0..`): none
+/// may ever be opened. `javascript:` and `data:` as such, in mixed case, with a tab inside, after
+/// a space, `vbscript:`, plain http off localhost, protocol-relative.
+pub const EVIL_AUTH_URLS: [&str; 8] = [
+    "javascript:alert(document.domain)",
+    "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+    "JaVaScRiPt:alert(1)",
+    "java\tscript:alert(1)",
+    " javascript:alert(1)",
+    "vbscript:msgbox(1)",
+    "http://evil.example/phish",
+    "//evil.example/phish",
+];
 /// After which event id the `endless` fault starts its endless line.
 pub const ENDLESS_AFTER: u64 = 3;
 /// The `index` of the `huge` event.
@@ -509,6 +524,10 @@ impl Writer {
                     .await?;
             }
         }
+        if self.c.faults.evil_auth && ev.id == EVIL_AUTH_AFTER {
+            let b = evil_auth_frames(&parse(ev));
+            self.send(b).await?;
+        }
         self.stream_faults(ev).await
     }
 
@@ -548,6 +567,28 @@ impl Writer {
         }
         self.out.send(Bytes::from(tail)).await
     }
+}
+
+/// The `evilAuth` frames: one `auth-required` (no `id:`) per [`EVIL_AUTH_URLS`] entry, for the
+/// task of `v`.
+fn evil_auth_frames(v: &serde_json::Value) -> Bytes {
+    let mut out = String::new();
+    for (i, url) in EVIL_AUTH_URLS.iter().enumerate() {
+        let data = serde_json::json!({
+            "kind": "auth-required",
+            "contextId": v["contextId"],
+            "taskId": v["taskId"],
+            "timestamp": v["timestamp"],
+            "authId": format!("evil-auth-{i}"),
+            "authType": "oauth2",
+            "provider": "evil",
+            "scopes": ["all"],
+            "prompt": "Sign in to continue",
+            "authUrl": url,
+        });
+        out.push_str(&format!("event: auth-required\ndata: {data}\n\n"));
+    }
+    Bytes::from(out)
 }
 
 fn parse(ev: &Event) -> serde_json::Value {

@@ -528,6 +528,48 @@ export const tests = {
   },
 
   /**
+   * Auth requests whose authUrl is `javascript:`, `data:text/html`, mixed case, a tab or a
+   * leading space, `vbscript:`, plain http off localhost, protocol-relative (fault `evilAuth`):
+   * authUrl() and openAuth() refuse each with code `unsafe-url` (window.open never called),
+   * each is an `unsafe-url` diagnostic, and the run goes on to the clean run's other state.
+   */
+  async unsafe_auth_urls_javascript_data_and_lookalikes_are_refused(aw) {
+    const q = "scenario=quick&seed=15&speed=0";
+    const ref = await reference(aw, q);
+    const open = window.open;
+    let opened = 0;
+    window.open = () => { opened++; return null; };
+    let client;
+    try {
+      ({ client } = await faulty(aw, q, "evilAuth"));
+      eq(client.connection.state, "closed", client.connection.reason);
+      const evil = client.getSnapshot().tasks.flatMap((t) => t.auths).filter((a) => a.id.startsWith("evil-auth-"));
+      eq(evil.length, 8, "the eight evil auth requests are kept (the app can show them)");
+      const refused = [];
+      for (const a of evil) {
+        for (const call of [() => client.authUrl(a.id), () => client.openAuth(a.id)]) {
+          let err = null;
+          try { call(); } catch (e) { err = e; }
+          if (err && err.code === "unsafe-url" && err.authId === a.id) refused.push(a.authUrl);
+          else throw new Error(`${JSON.stringify(a.authUrl)} not refused: ${err}`);
+        }
+      }
+      eq(opened, 0, "window.open never called");
+      const unsafe = client.getSnapshot().diagnostics.filter((d) => d.code === "unsafe-url");
+      eq(unsafe.length, 8, `one unsafe-url diagnostic each: ${JSON.stringify(client.getSnapshot().diagnostics)}`);
+      assert(unsafe.every((d) => d.severity === "warning" && d.kind === "auth-required"), "warnings on auth-required");
+      // A safe one still works (the clean run's own auth request, if any, is untouched).
+      const tasks = (c) => c.getSnapshot().tasks.map((t) => ({ ...t, auths: t.auths.filter((a) => !a.id.startsWith("evil-auth-")) }));
+      eq(tasks(client).map((t) => t.content), tasks(ref).map((t) => t.content), "the rest of the run intact");
+      return `${refused.length / 2} URLs refused twice each`;
+    } finally {
+      window.open = open;
+      if (client) client.close();
+      ref.close();
+    }
+  },
+
+  /**
    * The panic hook (src/browser/panic.rs), proved on the test-panic build: a deliberate panic
    * makes the call that hit it throw an `Error` with code `internal` (not a wasm trap), every
    * client is told (connection `failed`, code `internal`, its request aborted), every later
