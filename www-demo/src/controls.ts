@@ -1,12 +1,15 @@
-// The header controls: scenario, speed, fault injection, Run and Cancel. Everything here is
-// about the scenario server (its query parameters), not the SDK: a real app would have its own
-// agent endpoint instead of `/api/stream?scenario=…`.
+// The header controls: scenario, dialect, speed, fault injection, Run and Cancel. Everything
+// here is about the scenario server (its query parameters and endpoints), not the SDK: a real app
+// would have its own agent endpoint instead of `/api/stream?scenario=…`.
 
+import type { AgentClientOptions, Dialect } from "agentwire";
 import { byId, h, replace } from "./dom";
 
 /** What the next run uses. */
 export interface RunSettings {
   scenario: string;
+  /** The protocol the scenario server speaks for this run (the same run in five wire formats). */
+  dialect: Dialect;
   /** 0 = instant, 1 = realistic pacing, 2 = twice as fast, … */
   speed: number;
   seed: number;
@@ -15,6 +18,7 @@ export interface RunSettings {
 
 export const DEFAULTS: RunSettings = {
   scenario: "main",
+  dialect: "canonical",
   speed: 1,
   seed: 1,
   faults: { drop: false, dup: false, shuffle: false, malformed: false },
@@ -35,8 +39,9 @@ export function faultList(f: RunSettings["faults"]): string[] {
 }
 
 /**
- * The stream URL of a new run. A fresh `run` id makes every reconnect continue this run (the
- * SDK resends the same GET with `Last-Event-ID`, and the server replays what was missed).
+ * The stream URL of a new run (protocol 000). A fresh `run` id makes every reconnect continue
+ * this run (the SDK resends the same GET with `Last-Event-ID`, and the server replays what was
+ * missed).
  */
 export function streamUrl(s: RunSettings, runId: string): string {
   const q = new URLSearchParams({ scenario: s.scenario, speed: String(s.speed), seed: String(s.seed), run: runId });
@@ -45,13 +50,59 @@ export function streamUrl(s: RunSettings, runId: string): string {
   return `/api/stream?${q}`;
 }
 
+/**
+ * The client options for a run in the chosen dialect: where the scenario server serves it and
+ * how the SDK talks to it. The UI code is the same for every dialect: the SDK decodes each one
+ * into the same snapshot, and answers (approve, sign-in, cancel) in the dialect's own way.
+ */
+export function clientOptions(s: RunSettings, runId: string): AgentClientOptions {
+  const q = new URLSearchParams({ scenario: s.scenario, speed: String(s.speed), seed: String(s.seed) });
+  const faults = faultList(s.faults);
+  switch (s.dialect) {
+    case "a2a":
+      // A2A JSON-RPC: POST message/stream; a drop resumes with tasks/resubscribe; an answer is
+      // another message/stream on the task.
+      if (faults.length) q.set("faults", faults.join(","));
+      return { url: `/api/a2a?${q}`, dialect: "a2a", message: `Run the ${s.scenario} scenario` };
+    case "myagent": {
+      // MyAgent WebSocket: user.create_session, the question as user.message, user.response
+      // with the step id; a drop reconnects with user.reconnect and last_seq.
+      const ws = faults.map((f) => (f.startsWith("dropEvery=") ? "drop=60" : f)).filter((f) => !f.startsWith("shuffle"));
+      if (ws.length) q.set("faults", ws.join(","));
+      const origin = location.origin.replace(/^http/, "ws");
+      return { url: `${origin}/api/myagent/ws?${q}`, dialect: "myagent", message: `Run the ${s.scenario} scenario` };
+    }
+    case "acp":
+    case "unified": {
+      // SSE like protocol 000 (resume with Last-Event-ID); ACP answers with JSON-RPC
+      // tasks/provideInputAndContinue at {base}/acp/rpc, Unified through the canonical endpoints.
+      q.set("dialect", s.dialect);
+      q.set("run", runId);
+      if (faults.length) q.set("faults", faults.join(","));
+      return { url: `/api/stream?${q}`, dialect: s.dialect };
+    }
+    default:
+      return { url: streamUrl(s, runId), dialect: "canonical" };
+  }
+}
+
+const DIALECTS: [Dialect, string][] = [
+  ["canonical", "protocol 000 (SSE)"],
+  ["a2a", "A2A (JSON-RPC + SSE)"],
+  ["acp", "A2A-ACP (SSE)"],
+  ["unified", "Unified (SSE)"],
+  ["myagent", "MyAgent (WebSocket)"],
+];
+
 /** Settings from the page URL (`?scenario=xss&speed=0&faults=drop,dup`), so a run can be linked. */
 export function settingsFromLocation(): RunSettings {
   const q = new URLSearchParams(location.search);
   const faults = new Set((q.get("faults") ?? "").split(",").filter(Boolean));
   const num = (v: string | null, d: number): number => (v !== null && v !== "" && Number.isFinite(Number(v)) ? Number(v) : d);
+  const dialect = q.get("dialect");
   return {
     scenario: q.get("scenario") ?? DEFAULTS.scenario,
+    dialect: DIALECTS.find(([d]) => d === dialect)?.[0] ?? DEFAULTS.dialect,
     speed: num(q.get("speed"), DEFAULTS.speed),
     seed: num(q.get("seed"), DEFAULTS.seed),
     faults: { drop: faults.has("drop"), dup: faults.has("dup"), shuffle: faults.has("shuffle"), malformed: faults.has("malformed") },
@@ -60,6 +111,7 @@ export function settingsFromLocation(): RunSettings {
 
 function settingsToLocation(s: RunSettings): void {
   const q = new URLSearchParams({ scenario: s.scenario, speed: String(s.speed) });
+  if (s.dialect !== DEFAULTS.dialect) q.set("dialect", s.dialect);
   if (s.seed !== DEFAULTS.seed) q.set("seed", String(s.seed));
   const f = Object.entries(s.faults).filter(([, on]) => on).map(([name]) => name);
   if (f.length) q.set("faults", f.join(","));
@@ -82,6 +134,7 @@ export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCan
   current: () => RunSettings;
 } {
   const scenario = byId<HTMLSelectElement>("scenario");
+  const dialect = byId<HTMLSelectElement>("dialect");
   const speed = byId<HTMLSelectElement>("speed");
   const boxes = {
     drop: byId<HTMLInputElement>("fault-drop"),
@@ -105,6 +158,8 @@ export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCan
     .then(fillScenarios)
     .catch(() => { /* keep the static list */ });
 
+  replace(dialect, DIALECTS.map(([d, label]) => h("option", { value: d }, label)));
+  dialect.value = initial.dialect;
   replace(speed, SPEEDS.map(([v, label]) => h("option", { value: String(v) }, label)));
   speed.value = String(SPEEDS.some(([v]) => v === initial.speed) ? initial.speed : 1);
   for (const [name, box] of Object.entries(boxes)) box.checked = initial.faults[name as keyof RunSettings["faults"]];
@@ -114,6 +169,7 @@ export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCan
 
   const current = (): RunSettings => ({
     scenario: scenario.value,
+    dialect: dialect.value as Dialect,
     speed: Number(speed.value),
     seed: initial.seed,
     faults: { drop: boxes.drop.checked, dup: boxes.dup.checked, shuffle: boxes.shuffle.checked, malformed: boxes.malformed.checked },

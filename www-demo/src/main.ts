@@ -2,7 +2,7 @@
 // snapshot. Read this file first; each panel in ./panels/ shows one part of the SDK.
 //
 //   import { AgentClient } from "agentwire";          // the npm package (www-demo/package.json)
-//   const client = new AgentClient({ url, batch: "frame" });
+//   const client = new AgentClient({ url, batch: "frame" });  // + dialect: "a2a" | "acp" | …
 //   client.subscribe((snapshot) => render(snapshot));
 //   client.onConnectionChange((info) => showConnection(info));
 //   …client.approve(id) / client.deny(id) / client.completeAuth(id, …) / client.cancel(taskId)
@@ -10,7 +10,7 @@
 
 import "./style.css";
 import { AgentClient, type Snapshot } from "agentwire";
-import { mountControls, streamUrl, type RunSettings } from "./controls";
+import { clientOptions, mountControls, type RunSettings } from "./controls";
 import { byId, setText } from "./dom";
 import { answerPanel } from "./panels/answer";
 import { artifactsPanel } from "./panels/artifacts";
@@ -31,9 +31,11 @@ function startRun(settings: RunSettings): void {
   const runId = `demo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
   // fetch + ReadableStream SSE (the default transport). A GET stream resumes by itself after a
-  // drop: same URL, `Last-Event-ID` header; the SDK recognises events replayed twice.
+  // drop: same URL, `Last-Event-ID` header; the SDK recognises events replayed twice. The other
+  // dialects only change the options (URL, `dialect`, A2A/MyAgent's first `message`): the
+  // panels below render whatever the SDK assembled.
   const client = new AgentClient({
-    url: streamUrl(settings, runId),
+    ...clientOptions(settings, runId),
     // Call subscribe() listeners at most once per animation frame: a fast stream (hundreds of
     // events a second) costs one render per frame, not one per event.
     batch: "frame",
@@ -67,8 +69,9 @@ function startRun(settings: RunSettings): void {
   const unsubscribe = client.subscribe(render);
   const offConnection = client.onConnectionChange(panels.connection.onChange);
 
-  setText(byId("run-label"), `${settings.scenario} · ${settings.speed === 0 ? "instant" : `${settings.speed}×`}`);
+  setText(byId("run-label"), `${settings.scenario} · ${settings.dialect} · ${settings.speed === 0 ? "instant" : `${settings.speed}×`}`);
   document.body.dataset.scenario = settings.scenario;
+  document.body.dataset.dialect = settings.dialect;
 
   current = {
     client,
