@@ -313,6 +313,16 @@ fn read_reconnect(o: &JsValue) -> Result<ReconnectPolicy, JsValue> {
     Ok(p)
 }
 
+/// Member `key` of `o` as JSON text, when present.
+fn opt_json(o: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    let x = get(o, key);
+    if absent(&x) {
+        Ok(None)
+    } else {
+        to_json(&x).map(Some)
+    }
+}
+
 /// The `message` option (A2A's first `message/stream`).
 fn read_message(o: &JsValue) -> Result<Option<FirstMessage>, JsValue> {
     let v = get(o, "message");
@@ -331,20 +341,12 @@ fn read_message(o: &JsValue) -> Result<Option<FirstMessage>, JsValue> {
             "options.message must be a string or an object",
         ));
     }
-    let json = |k: &str| -> Result<Option<String>, JsValue> {
-        let x = get(&v, k);
-        if absent(&x) {
-            Ok(None)
-        } else {
-            to_json(&x).map(Some)
-        }
-    };
     let m = FirstMessage {
         text: opt_string(&v, "text")?,
-        data: json("data")?,
+        data: opt_json(&v, "data")?,
         context_id: opt_string(&v, "contextId")?,
         task_id: opt_string(&v, "taskId")?,
-        metadata: json("metadata")?,
+        metadata: opt_json(&v, "metadata")?,
     };
     if m.text.is_none() && m.data.is_none() {
         return Err(js_error(
@@ -367,15 +369,7 @@ fn read_session(o: &JsValue) -> Result<(Option<String>, Option<String>), JsValue
             "options.session must be an object",
         ));
     }
-    let json = |k: &str| -> Result<Option<String>, JsValue> {
-        let x = get(&v, k);
-        if absent(&x) {
-            Ok(None)
-        } else {
-            to_json(&x).map(Some)
-        }
-    };
-    Ok((json("content")?, json("metadata")?))
+    Ok((opt_json(&v, "content")?, opt_json(&v, "metadata")?))
 }
 
 fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
@@ -794,10 +788,12 @@ impl ClientInner {
             sh.calls.borrow_mut().push_back(call);
             wake(sh);
         } else if let Err(call) = transport::restart_with(sh, call) {
-            call.settle(Err(js_error(
-                "invalid-state",
-                "the connection is closed: nothing to send the message on",
-            )));
+            let why = if sh.opts.transport == TransportKind::Manual {
+                "the manual transport sends nothing: give a `responder`"
+            } else {
+                "the connection is closed: nothing to send the message on"
+            };
+            call.settle(Err(js_error("invalid-state", why)));
         }
         JsFuture::from(promise).await.map(|_| ())
     }
@@ -1533,8 +1529,9 @@ impl AgentClient {
     pub fn send_message(
         &self,
         text: &str,
-        #[wasm_bindgen(unchecked_optional_param_type = "{ contextId?: string }")]
-        options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ contextId?: string }")] options: Option<
+            JsValue,
+        >,
     ) -> js_sys::Promise {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let ctx = match opt_string(&options, "contextId") {
