@@ -30,8 +30,9 @@ function eq(actual, expected, msg) {
 const count = (text, needle) => text.split(needle).length - 1;
 
 /** A fresh page that records console errors/warnings, page errors, CSP violations and dialogs. */
-async function openPage(browser, query = "") {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+async function openPage(browser, query = "", { bypassCSP = false } = {}) {
+  // bypassCSP: the policy is still sent but not enforced (checks that the app itself is safe).
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, bypassCSP });
   const page = await context.newPage();
   const problems = [];
   const dialogs = [];
@@ -116,6 +117,54 @@ const RANK = { brief: 0, normal: 1, detailed: 2 };
 async function connectionStates(page) {
   const all = await page.locator("#conn-log li").evaluateAll((els) => els.map((e) => e.dataset.state));
   return all.filter((s, i) => s !== "idle" && s !== all[i - 1]);
+}
+
+/**
+ * The xss scenario on an open page: every hostile string (`<img src=x onerror=alert(1)>`,
+ * `<script>`, `[click](javascript:alert(1))`, …) is on screen as text, nothing ran (the page's
+ * alert/confirm/prompt are counters), nothing hostile became an element, and the javascript:
+ * authUrl was refused with a diagnostic.
+ */
+async function xssChecks(p, shotName) {
+  const { page } = p;
+  await waitStatus(page, "completed");
+  await page.waitForSelector("#conn-state:text-is('closed')");
+  // The markdown file, rendered too (links to javascript: must stay text).
+  const md = page.locator("#artifacts-list li[data-type=file]").first();
+  await md.getByRole("button", { name: "rendered" }).click();
+  await page.waitForTimeout(200);
+
+  const IMG = "<img src=x onerror=alert(1)>", SCRIPT = "<script>alert(1)</script>", LINK = "[click](javascript:alert(1))";
+  const answer = await text(page, "#answer-body");
+  assert(answer.includes(IMG) && answer.includes(SCRIPT) && answer.includes(LINK), `hostile answer shown as text: ${answer}`);
+  assert((await text(page, "#tools-list")).includes(`search${IMG}`), "tool name as text");
+  assert((await text(page, "#thoughts-list")).includes(`Planning ${SCRIPT}`), "thought as text");
+  assert((await text(page, "#task-tree")).includes(`Summarize ${SCRIPT}`), "subtask prompt as text");
+  const cells = await page.locator("#artifacts-list table.dataset td").allInnerTexts();
+  assert(cells.includes(IMG) && cells.includes(SCRIPT), `dataset cells as text: ${cells}`);
+  assert((await text(page, "#artifacts-list")).includes(`report${IMG}.md`), "file name as text");
+  assert((await text(page, "#requests-history")).includes("its URL was unsafe and never opened"), "unsafe auth URL visible");
+  const diags = await page.locator("#diag-list li").evaluateAll((els) => els.map((e) => e.dataset.code));
+  eq(diags, ["unsafe-url"], "the javascript: authUrl is a diagnostic");
+
+  // Nothing ran and nothing hostile became an element.
+  eq(await page.evaluate(() => window.__xss), 0, "no alert/confirm/prompt called");
+  const dom = await page.evaluate(() => ({
+    scripts: [...document.scripts].map((s) => s.src.replace(location.origin, "")),
+    imgX: document.querySelectorAll("img[src='x'], img:not([src^='blob:'])").length,
+    handlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+    dangerous: document.querySelectorAll("iframe, object, embed, svg, style:not([data-vite-dev-id]), a[href^='javascript' i]").length,
+    links: [...document.querySelectorAll("#artifacts-list a[href], #answer-body a[href]")].map((a) => a.protocol),
+  }));
+  eq(dom.scripts.length, 1, `only the app's script: ${dom.scripts}`);
+  assert(/^\/assets\/index-[\w-]+\.js$/.test(dom.scripts[0] ?? ""), `the app's bundle: ${dom.scripts}`);
+  eq(dom.imgX, 0, "no hostile <img>");
+  eq(dom.handlers, 0, "no inline event handler attributes");
+  eq(dom.dangerous, 0, "no iframe/object/svg/style/javascript: link");
+  assert(dom.links.every((p) => p === "blob:"), `only Blob download links: ${dom.links}`);
+  await shot(page, shotName);
+  await assertClean(p);
+  await p.context.close();
 }
 
 // ---- tests -----------------------------------------------------------------------------------
@@ -276,46 +325,24 @@ const tests = {
 
   /** Hostile strings everywhere: all shown as text, nothing runs, the javascript: authUrl is refused. */
   async xss_scenario_shows_hostile_strings_as_inert_text(browser) {
-    const p = await openPage(browser, "?scenario=xss&speed=0");
-    const { page } = p;
-    await waitStatus(page, "completed");
-    await page.waitForSelector("#conn-state:text-is('closed')");
-    // The markdown file, rendered too (links to javascript: must stay text).
-    const md = page.locator("#artifacts-list li[data-type=file]").first();
-    await md.getByRole("button", { name: "rendered" }).click();
-    await page.waitForTimeout(200);
+    await xssChecks(await openPage(browser, "?scenario=xss&speed=0"), "07-xss.png");
+  },
 
-    const IMG = "<img src=x onerror=alert(1)>", SCRIPT = "<script>alert(1)</script>", LINK = "[click](javascript:alert(1))";
-    const answer = await text(page, "#answer-body");
-    assert(answer.includes(IMG) && answer.includes(SCRIPT) && answer.includes(LINK), `hostile answer shown as text: ${answer}`);
-    assert((await text(page, "#tools-list")).includes(`search${IMG}`), "tool name as text");
-    assert((await text(page, "#thoughts-list")).includes(`Planning ${SCRIPT}`), "thought as text");
-    assert((await text(page, "#task-tree")).includes(`Summarize ${SCRIPT}`), "subtask prompt as text");
-    const cells = await page.locator("#artifacts-list table.dataset td").allInnerTexts();
-    assert(cells.includes(IMG) && cells.includes(SCRIPT), `dataset cells as text: ${cells}`);
-    assert((await text(page, "#artifacts-list")).includes(`report${IMG}.md`), "file name as text");
-    assert((await text(page, "#requests-history")).includes("its URL was unsafe and never opened"), "unsafe auth URL visible");
-    const diags = await page.locator("#diag-list li").evaluateAll((els) => els.map((e) => e.dataset.code));
-    eq(diags, ["unsafe-url"], "the javascript: authUrl is a diagnostic");
-
-    // Nothing ran and nothing hostile became an element.
-    eq(await page.evaluate(() => window.__xss), 0, "no alert/confirm/prompt called");
-    const dom = await page.evaluate(() => ({
-      scripts: [...document.scripts].map((s) => s.src.replace(location.origin, "")),
-      imgX: document.querySelectorAll("img[src='x'], img:not([src^='blob:'])").length,
-      handlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
-      dangerous: document.querySelectorAll("iframe, object, embed, svg, style:not([data-vite-dev-id]), a[href^='javascript' i]").length,
-      links: [...document.querySelectorAll("#artifacts-list a[href], #answer-body a[href]")].map((a) => a.protocol),
+  /**
+   * The same with the CSP not enforced (Playwright bypassCSP): the policy is a second line of
+   * defence, not what keeps the payloads inert. Were a hostile string parsed as HTML, its
+   * `onerror=alert(1)` or `<script>alert(1)</script>` would now run and bump the counter.
+   */
+  async xss_payloads_stay_inert_without_the_csp(browser) {
+    const p = await openPage(browser, "?scenario=xss&speed=0", { bypassCSP: true });
+    const inlineRuns = await p.page.evaluate(() => new Promise((resolve) => {
+      const img = document.createElement("img");
+      img.setAttribute("onerror", "window.__canary = 1"); // proves the CSP is really off here
+      img.src = "data:,x";
+      setTimeout(() => { img.remove(); resolve(window.__canary === 1); }, 300);
     }));
-    eq(dom.scripts.length, 1, `only the app's script: ${dom.scripts}`);
-    assert(/^\/assets\/index-[\w-]+\.js$/.test(dom.scripts[0] ?? ""), `the app's bundle: ${dom.scripts}`);
-    eq(dom.imgX, 0, "no hostile <img>");
-    eq(dom.handlers, 0, "no inline event handler attributes");
-    eq(dom.dangerous, 0, "no iframe/object/svg/style/javascript: link");
-    assert(dom.links.every((p) => p === "blob:"), `only Blob download links: ${dom.links}`);
-    await shot(page, "07-xss.png");
-    await assertClean(p);
-    await p.context.close();
+    assert(inlineRuns, "an inline handler runs in this context (CSP bypassed)");
+    await xssChecks(p, "07b-xss-no-csp.png");
   },
 
   /** The Cancel button: the agent ends the task as canceled. */
