@@ -293,6 +293,22 @@ export const tests = {
     return methods.join(", ");
   },
 
+  async dialect_a2a_rpc_send_message_starts_the_next_task_after_the_run_finished(aw) {
+    const client = new aw.AgentClient({ url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
+    const states = recordStates(client);
+    await until(() => ended(client), "the first run");
+    eq(client.connection.state, "closed", client.connection.reason);
+    const first = client.getSnapshot().roots[0];
+    eq(first.status, "completed", "first task completed");
+    // The next message of the conversation: a new message/stream, read by the same client.
+    await client.sendMessage("second", { contextId: first.contextId });
+    await until(() => ended(client) && client.getSnapshot().roots.some((t) => t.id !== first.id && t.status === "completed"), `the second run (${states.join(" → ")})`);
+    eq(client.connection.state, "closed", client.connection.reason);
+    assert(states.filter((x) => x.startsWith("connecting")).length >= 2, `connected twice: ${states}`);
+    client.close();
+    return states.join(" → ");
+  },
+
   async dialect_a2a_rpc_cancel_sends_tasks_cancel(aw) {
     const client = new aw.AgentClient({ url: "/api/a2a?scenario=cancel&seed=1&speed=0", message: "long job" });
     await until(() => client.getSnapshot().tasks.length > 0 && client.getSnapshot().tasks[0].status === "working", "working");
@@ -452,7 +468,6 @@ export const tests = {
 
   async dialect_myagent_runs_main_answering_with_user_response(aw) {
     const ref = await canonicalMain(aw);
-    const frames = [];
     const { client, states, results } = await runAnswered(aw, {
       url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`,
       dialect: "myagent",
@@ -468,7 +483,7 @@ export const tests = {
     assert(root.tools.some((t) => t.name === "send_email"), "approved: send_email ran");
     eq(dialectErrors(client), [], "no error diagnostics");
     client.close();
-    return `${frames.length} frames`;
+    return `tools ${root.tools.map((t) => t.name).join(", ")}`;
   },
 
   async dialect_myagent_reconnects_with_last_seq_and_applies_replays_once(aw) {
@@ -511,6 +526,24 @@ export const tests = {
     auto.close();
     bad.close();
     return codes.join(",");
+  },
+
+  async dialect_myagent_send_message_starts_the_turn(aw) {
+    const client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent" });
+    // The server names the session in system.connected; the run waits for the first user.message.
+    await until(() => client.connection.state === "open", "open");
+    let err = null;
+    eq(client.getSnapshot().tasks.length, 0, "the run waits for the user's message");
+    for (let i = 0; i < 100; i++) {
+      err = await client.sendMessage("Run the quick scenario").then(() => null, (e) => e);
+      if (!err || err.code !== "invalid-state") break;
+      await sleep(20); // no session id before system.connected
+    }
+    eq(err, null, "sent");
+    await until(() => ended(client), "the turn");
+    const root = client.getSnapshot().roots.at(-1);
+    eq(root.status, "completed", "the turn the user.message started completed");
+    client.close();
   },
 
   async dialect_myagent_cancel_sends_user_cancel(aw) {

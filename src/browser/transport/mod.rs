@@ -426,7 +426,6 @@ pub fn restart_with(sh: &Rc<Shared>, call: rpc::Call) -> Result<(), rpc::Call> {
         c.started = true;
         c.attempt = 0;
     }
-    sh.set_state(CONNECTING, "sending the next message", None);
     spawn_fetch(sh, Some(call));
     Ok(())
 }
