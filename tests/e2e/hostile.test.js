@@ -58,18 +58,18 @@ async function cleanEvents(query) {
 }
 
 let instances = 0;
-/** A fresh instance of the package with its own wasm memory. */
-async function freshInstance() {
+/** A fresh instance of the package: its own wasm memory (`wasm`: the instance's exports). */
+export async function freshInstance() {
   const aw = await import(`/pkg/agentwire.js?instance=${++instances}`);
   const wasm = await aw.default();
-  return { aw, wasmBytes: () => wasm.memory.buffer.byteLength };
+  return { aw, wasm, wasmBytes: () => wasm.memory.buffer.byteLength };
 }
 
-/** JS heap in use after a full GC (NaN where the browser does not say). */
-async function jsHeap() {
-  for (let i = 0; i < 2; i++) {
+/** JS heap in use after full GCs (Chromium: --js-flags=--expose-gc); NaN where unknown. */
+export async function jsHeap() {
+  for (let i = 0; i < 3; i++) {
     if (typeof gc === "function") gc();
-    await sleep(0);
+    await sleep(10); // lets FinalizationRegistry callbacks (wasm-bindgen's free) run
   }
   return performance.memory ? performance.memory.usedJSHeapSize : NaN;
 }

@@ -8,27 +8,11 @@
 // five sessions, 1,000 connect/close cycles; prints the curves (several minutes).
 
 import { sleep, assert, eq, until, ended, runInfo } from "./client.test.js";
+import { freshInstance, jsHeap } from "./hostile.test.js";
 
 const uid = Math.random().toString(36).slice(2, 8);
 const MiB = 1 << 20;
 const mb = (n) => (n / MiB).toFixed(1);
-
-let instances = 0;
-/** A fresh instance of the package: its own wasm memory and reference table. */
-async function freshInstance() {
-  const aw = await import(`/pkg/agentwire.js?soak=${++instances}`);
-  const wasm = await aw.default();
-  return { aw, wasm };
-}
-
-/** JS heap in use after full GCs (the runner gives Chromium --js-flags=--expose-gc). */
-async function jsHeap() {
-  for (let i = 0; i < 3; i++) {
-    if (typeof gc === "function") gc();
-    await sleep(10); // lets FinalizationRegistry callbacks (wasm-bindgen's free) run
-  }
-  return performance.memory ? performance.memory.usedJSHeapSize : NaN;
-}
 
 async function sample(wasm, label) {
   return {
