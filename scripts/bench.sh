@@ -2,7 +2,8 @@
 # The browser benchmark (issue 7): agentwire side by side with the JavaScript baseline.
 #
 #   bash scripts/bench.sh [--preset small,medium[,large]] [--runs 5] [--warmup 1] [--paths mem,net]
-#                         [--consumers floor-decode,floor-jsonparse,js-reference] [--no-probe] [--profile]
+#                         [--consumers floor-decode,floor-jsonparse,js-reference] [--modes snapshot,…]
+#                         [--no-probe] [--no-cpu] [--profile]
 #
 # 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Oz).
 # 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
@@ -10,12 +11,17 @@
 #    its pinned npm dependencies there (`npm ci`; playwright-core drives the system Chromium at
 #    /usr/bin/chromium or CHROMIUM_PATH: no browser download).
 # 3. One headless Chromium run of the harness (run.mjs): the chosen built-in consumers plus the
-#    three agentwire modes of benches/bench-consumer/ (snapshot, per-event, filtered), every
-#    preset, mem and net paths, interleaved rounds, correctness checked against expected.json
-#    (WRONG is reported, not timed).
+#    agentwire modes of benches/bench-consumer/ (snapshot, per-event, filtered; the main-thread
+#    client on the net path; Worker mode, snapshot and per-event), every preset, mem and net
+#    paths, interleaved rounds, correctness checked against expected.json (WRONG is reported,
+#    not timed). The consumers are staged in target/bench-harness/aw/ with pkg/web as ./pkg/
+#    (the Worker entry and its wasm are served from there).
 # 4. benches/bench-consumer/probe.mjs (unless --no-probe): fresh pages for what the harness table
 #    cannot show: wasm linear memory, the time split inside the consumer, the filtered delivery
 #    count; --profile adds CPU profiles.
+# 4b. benches/bench-consumer/cpu.mjs (unless --no-cpu): CPU time per run by thread from /proc
+#    (main thread, Worker threads), interleaved: main-thread ms per 100k events with and without
+#    the Worker, and ratios that hold up on a loaded machine.
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
 #    issue-7 targets, memory, package size.
 # Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
@@ -25,7 +31,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[bench] %s\n' "$*"; }
 
 presets=small,medium runs=5 warmup=1 paths=mem,net consumers=floor-decode,floor-jsonparse,js-reference
-probe=1 profile=
+probe=1 cpu=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
 while [ $# -gt 0 ]; do
   case $1 in
     --preset|--presets) presets=$2; shift 2 ;;
@@ -33,9 +39,11 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --paths) paths=$2; shift 2 ;;
     --consumers) consumers=$2; shift 2 ;;
+    --modes) modes=$2; shift 2 ;;
     --no-probe) probe=; shift ;;
+    --no-cpu) cpu=; shift ;;
     --profile) profile=--profile; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +64,12 @@ for f in run.mjs gen.mjs server.mjs profile.mjs package.json package-lock.json; 
 for d in page lib examples; do rm -rf "${h:?}/$d"; cp -r "$harness_src/$d" "$h/$d"; done
 chmod -R u+w "$h"
 cp benches/bench-consumer/probe.mjs "$h/aw-probe.mjs"
+cp benches/bench-consumer/cpu.mjs "$h/aw-cpu.mjs"
+aw=$h/aw
+rm -rf "$aw" && mkdir -p "$aw/pkg"
+cp benches/bench-consumer/*.mjs "$aw/"
+sed -i "s|'../../pkg/web/|'./pkg/|" "$aw"/*.mjs
+cp -r pkg/web/. "$aw/pkg/"
 if ! cmp -s "$h/package-lock.json" "$h/node_modules/.package-lock.json.src" 2>/dev/null; then
   log "installing the harness's npm dependencies (npm ci in $h)"
   (cd "$h" && npm ci --no-audit --no-fund --loglevel=error </dev/null)
@@ -67,14 +81,14 @@ mkdir -p "$out"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 run_json=$PWD/$out/$stamp-run.json
 probe_json=$PWD/$out/$stamp-probe.json
+cpu_json=$PWD/$out/$stamp-cpu.json
 txt=$PWD/$out/$stamp.txt
-here=$PWD
-modes=(snapshot events filtered)
+IFS=, read -r -a mode_list <<<"$modes"
 ext=()
-for m in "${modes[@]}"; do ext+=(--consumer "$here/benches/bench-consumer/agentwire-$m.mjs"); done
+for m in "${mode_list[@]}"; do ext+=(--consumer "$PWD/$aw/agentwire-$m.mjs"); done
 
 # 3. the side-by-side run (one Chromium for every preset, path and consumer)
-log "harness: presets $presets, paths $paths, $warmup warm-up + $runs runs; consumers $consumers + agentwire (${modes[*]})"
+log "harness: presets $presets, paths $paths, $warmup warm-up + $runs runs; consumers $consumers + agentwire ($modes)"
 (cd "$h" && node run.mjs --preset "$presets" --runs "$runs" --warmup "$warmup" --paths "$paths" \
    --consumers "$consumers" "${ext[@]}" --json "$run_json") 2>&1 | tee "$txt"
 
@@ -84,6 +98,12 @@ if [ -n "$probe" ]; then
   (cd "$h" && node aw-probe.mjs --preset "$presets" --runs "$runs" $profile "${ext[@]}" --json "$probe_json") 2>&1 | tee -a "$txt"
 fi
 
+# 4b. CPU time by thread (main thread vs Worker), interleaved, js-reference as the reference
+if [ -n "$cpu" ]; then
+  log "cpu: time on a CPU per thread (/proc schedstat), interleaved rounds"
+  (cd "$h" && node aw-cpu.mjs --preset "$presets" --runs "$runs" --paths "$paths" "${ext[@]}" --json "$cpu_json") 2>&1 | tee -a "$txt"
+fi
+
 # 5. the agentwire summary
-node benches/bench-consumer/report.mjs "$run_json" "$probe_json" pkg 2>&1 | tee -a "$txt"
-log "wrote $txt (raw: $(basename "$run_json")${probe:+, $(basename "$probe_json")})"
+node benches/bench-consumer/report.mjs "$run_json" "$probe_json" pkg "$cpu_json" 2>&1 | tee -a "$txt"
+log "wrote $txt (raw: $(basename "$run_json")${probe:+, $(basename "$probe_json")}${cpu:+, $(basename "$cpu_json")})"

@@ -6,7 +6,9 @@
 // with esbuild; the `.wasm` import becomes a Uint8Array, instantiated once in the untimed init().
 // Each consumer module is bundled separately, so each mode has its own wasm instance and memory.
 import wasmBytes from '../../pkg/web/agentwire_bg.wasm';
-import initWasm, { AgentStore } from '../../pkg/web/agentwire.js';
+import initWasm, { AgentStore, AgentClient, WorkerClient } from '../../pkg/web/agentwire.js';
+
+export { AgentClient, WorkerClient };
 
 let wasm = null;
 
@@ -27,7 +29,7 @@ export const wasmMemoryBytes = () => (wasm ? wasm.memory.buffer.byteLength : 0);
  * error: the generated stream is valid, so any diagnostic means agentwire disagreed with it.
  */
 export function summaryOf(store, extra) {
-  const snap = store.getSnapshot();
+  const snap = store.getSnapshot(); // an AgentStore, AgentClient or WorkerClient
   const tasks = new Map();
   for (const t of snap.tasks) tasks.set(t.id, { parent: t.parentId ?? null, status: t.status, content: t.content });
   const files = new Map();
@@ -74,4 +76,13 @@ export function makeConsumer(subscribe) {
       return s;
     },
   };
+}
+
+/** Resolves when the client's connection is closed or failed. */
+export function ended(client) {
+  return new Promise((resolve) => {
+    const done = (c) => c.state === 'closed' || c.state === 'failed';
+    if (done(client.connection)) return resolve(client.connection);
+    client.onConnectionChange((c) => { if (done(c)) resolve(c); });
+  });
 }

@@ -60,9 +60,9 @@ function renderers() {
     try { return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer'); } catch { return false; }
   });
 }
-/** CPU ns of the renderers' threads: main, workers (DedicatedWorker…), all. */
-function cpuNow(pids) {
-  const r = { main: 0, worker: 0, all: 0 };
+/** CPU ns of every thread of the renderers: Map tid → { ns, kind: 'main' | 'worker' | 'other' }. */
+function threads(pids) {
+  const m = new Map();
   for (const pid of pids) {
     let tasks;
     try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { continue; }
@@ -70,13 +70,37 @@ function cpuNow(pids) {
       try {
         const ns = Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
         const comm = fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim();
-        r.all += ns;
-        if (t === String(pid)) r.main += ns; // the main thread's id is the process id
-        else if (comm.startsWith('DedicatedWorker')) r.worker += ns;
+        // the main thread's id is the process id; Worker threads are "DedicatedWorker thread"
+        const kind = t === String(pid) ? 'main' : comm.startsWith('DedicatedWorker') ? 'worker' : 'other';
+        m.set(`${pid}/${t}`, { ns, kind });
       } catch { /* thread ended */ }
     }
   }
-  return r;
+  return m;
+}
+
+/**
+ * Measures the CPU time the threads that exist when it starts spend until `stop()`: polled every
+ * 5 ms, so a thread that ends meanwhile (a closed Worker) still counts up to its last sample;
+ * threads started during the run (e.g. the next run's Worker warming up) are left out.
+ */
+function cpuMeter(pids) {
+  const start = threads(pids);
+  const last = new Map([...start].map(([k, v]) => [k, v.ns]));
+  const poll = () => { for (const [k, v] of threads(pids)) if (last.has(k)) last.set(k, v.ns); };
+  const timer = setInterval(poll, 5);
+  return () => {
+    clearInterval(timer);
+    poll();
+    const r = { main: 0, worker: 0, all: 0 };
+    for (const [k, v] of start) {
+      const d = last.get(k) - v.ns;
+      r.all += d;
+      if (v.kind === 'main') r.main += d;
+      else if (v.kind === 'worker') r.worker += d;
+    }
+    return r;
+  };
 }
 
 const DIST = path.join(HERE, 'dist');
@@ -109,6 +133,7 @@ const PAGE_SETUP = async (urls) => {
   }
   window.__aw = {
     names: cs.map((m) => m.name),
+    paths: cs.map((m) => m.paths || (typeof m.createConsumer === 'function' ? ['mem', 'net'] : ['net'])),
     async load(preset) { window.__aw.buf = new Uint8Array(await (await fetch(`/data/${preset}.sse`)).arrayBuffer()); },
     async gc() { if (globalThis.gc) { gc(); await new Promise((r) => setTimeout(r, 0)); gc(); } await new Promise((r) => setTimeout(r, 20)); },
     async run(i, path, preset) {
@@ -136,7 +161,7 @@ const PAGE_SETUP = async (urls) => {
       return { ms: t1 - t0, longTasks: mine.length, longMax: mine.reduce((m, e) => Math.max(m, e.dur), 0), events };
     },
   };
-  return window.__aw.names;
+  return { names: window.__aw.names, supported: window.__aw.paths };
 };
 
 const out = { date: new Date().toISOString(), runs: RUNS, presets: {} };
@@ -148,7 +173,7 @@ try {
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     await page.goto(server.url + '/');
     await page.waitForFunction(() => window.bench && window.bench.ready);
-    const names = await page.evaluate(PAGE_SETUP, ext.map((e) => e.url));
+    const { names, supported } = await page.evaluate(PAGE_SETUP, ext.map((e) => e.url));
     await page.evaluate((p) => window.__aw.load(p), preset);
     const pids = renderers();
     const rows = [];
@@ -156,17 +181,19 @@ try {
       const samples = names.map(() => []);
       for (let round = 0; round <= RUNS; round++) {
         for (let i = 0; i < names.length; i++) {
+          if (!supported[i].includes(p)) continue;
           await page.evaluate(() => window.__aw.gc());
-          const before = cpuNow(pids);
+          const stop = cpuMeter(pids);
           const r = await page.evaluate(([i, p, preset]) => window.__aw.run(i, p, preset), [i, p, preset]);
-          const after = cpuNow(pids);
+          const cpu = stop();
           if (round === 0) continue; // warm-up
-          samples[i].push({ ms: r.ms, main: (after.main - before.main) / 1e6, worker: (after.worker - before.worker) / 1e6,
-            all: (after.all - before.all) / 1e6, longTasks: r.longTasks, longMax: r.longMax });
+          samples[i].push({ ms: r.ms, main: cpu.main / 1e6, worker: cpu.worker / 1e6,
+            all: cpu.all / 1e6, longTasks: r.longTasks, longMax: r.longMax });
         }
       }
       names.forEach((name, i) => {
         const s = samples[i];
+        if (!s.length) return;
         rows.push({ consumer: name, path: p, preset, ms: median(s.map((x) => x.ms)), mainMs: median(s.map((x) => x.main)),
           workerMs: median(s.map((x) => x.worker)), rendererMs: median(s.map((x) => x.all)),
           longTasks: median(s.map((x) => x.longTasks)), longMax: Math.max(...s.map((x) => x.longMax)), raw: s });

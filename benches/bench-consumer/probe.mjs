@@ -72,8 +72,9 @@ async function freshPage(extUrl) {
   await page.goto(server.url + '/');
   await page.waitForFunction(() => window.bench && window.bench.ready);
   let name = REF;
-  if (extUrl) name = (await page.evaluate((u) => window.bench.addExternal(u), extUrl)).name;
-  return { page, name, errors };
+  let paths = ['mem', 'net'];
+  if (extUrl) ({ name, paths } = await page.evaluate((u) => window.bench.addExternal(u), extUrl));
+  return { page, name, errors, paths };
 }
 const readStats = (page, url) => page.evaluate(async (u) => {
   const m = await import(u); // same URL: the instance the harness registered
@@ -132,7 +133,8 @@ try {
     const exp = JSON.parse(fs.readFileSync(path.join(HERE, 'data', `${preset}.expected.json`), 'utf8'));
     const rows = [];
     for (const target of REF === 'none' ? ext : [null, ...ext]) {
-      const { page, name, errors } = await freshPage(target && target.url);
+      const { page, name, errors, paths } = await freshPage(target && target.url);
+      if (!paths.includes('mem')) { await page.close(); continue; } // network-only consumers
       await page.evaluate((p) => window.bench.load(p), preset);
       const opts = { consumer: name, path: 'mem', preset };
       const first = await page.evaluate((o) => window.bench.run(o), opts);

@@ -8,12 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
-const [runFile, probeFile, pkgDir = 'pkg'] = process.argv.slice(2);
+const [runFile, probeFile, pkgDir = 'pkg', cpuFile] = process.argv.slice(2);
 const run = JSON.parse(fs.readFileSync(runFile, 'utf8'));
 const probe = probeFile && fs.existsSync(probeFile) ? JSON.parse(fs.readFileSync(probeFile, 'utf8')) : { presets: {} };
 
 // issue 7 targets (× js-reference median time; memory as (wasm + JS) / js-reference heap Δ)
-const TARGET = { 'agentwire-snapshot': { mem: 0.70, net: 0.80 }, 'agentwire-events': { mem: 1.2, net: 1.2 }, 'agentwire-filtered': { mem: 0.75, net: 0.75 } };
+const TARGET = {
+  'agentwire-snapshot': { mem: 0.70, net: 0.80 }, 'agentwire-events': { mem: 1.2, net: 1.2 }, 'agentwire-filtered': { mem: 0.75, net: 0.75 },
+  'agentwire-client': { net: 0.80 },
+};
 const MEMORY_TARGET = 0.5;
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
 
@@ -62,6 +65,20 @@ if (time.length) {
   for (const r of time) {
     const del = r.delivered === undefined ? '' : `${r.delivered} (${r.deliveredExpected})${r.delivered === r.deliveredExpected ? ' OK' : ' WRONG'}`;
     console.log(`| ${r.preset} | ${r.consumer} | ${f(r.medianMs)} | ${f(r.feedMs)} | ${f(r.finishMs)} | ${f(r.summaryMs)} | ${del} |`);
+  }
+}
+
+const cpu = cpuFile && fs.existsSync(cpuFile) ? JSON.parse(fs.readFileSync(cpuFile, 'utf8')) : null;
+if (cpu) {
+  console.log('\n### main thread (CPU time on the page\'s main thread, /proc schedstat; cpu.mjs, interleaved runs, medians)\n');
+  console.log('| preset | path | consumer | wall ms | main-thread CPU ms | × js-ref main CPU | main-thread ms per 100k events | Worker CPU ms | long tasks n (max ms) |');
+  console.log('|---|---|---|--:|--:|--:|--:|--:|--:|');
+  for (const [preset, { events, rows }] of Object.entries(cpu.presets)) {
+    for (const r of rows) {
+      const ref = rows.find((x) => x.consumer === 'js-reference' && x.path === r.path);
+      console.log(`| ${preset} | ${r.path} | ${r.consumer} | ${f(r.ms)} | ${f(r.mainMs)} | ${ref ? f(r.mainMs / ref.mainMs, 2) : '-'} | ` +
+        `${f(r.mainMs / events * 1e5)} | ${r.workerMs ? f(r.workerMs) : '-'} | ${r.longTasks} (${f(r.longMax, 0)}) |`);
+    }
   }
 }
 

@@ -899,6 +899,11 @@ impl AgentStore {
             .unwrap_or_default()
     }
 
+    /// Bytes of sink events waiting to be taken.
+    pub(crate) fn sink_len(&self) -> usize {
+        self.inner.try_borrow().map(|i| i.sink.len()).unwrap_or(0)
+    }
+
     /// Calls `hook` (outside any borrow) after every change of visible state or new sink events.
     pub(crate) fn add_change_hook(&self, hook: Rc<dyn Fn()>) -> Result<(), JsValue> {
         self.borrow_mut()?.change_hooks.push(hook);

@@ -38,6 +38,9 @@ const CALLABLE: &[&str] = &[
     "connect",
 ];
 
+/// Event JSON sent at once rather than at the next frame (about 1,000 typical events).
+const MAX_BATCH_BYTES: usize = 256 * 1024;
+
 /// What the page already has, to send only what changed.
 #[derive(Default)]
 struct Sent {
@@ -348,7 +351,16 @@ fn init(options: &JsValue) -> Result<(), JsValue> {
         closed: false,
     }));
     HOST.with(|slot| *slot.borrow_mut() = Some(h));
-    store.add_change_hook(Rc::new(schedule_flush))?;
+    let sized = store.handle();
+    store.add_change_hook(Rc::new(move || {
+        // Events pile up faster than frames (a fast stream): send them now, in pieces the page
+        // parses in well under a long task, instead of one huge batch at the next frame.
+        if sized.sink_len() > MAX_BATCH_BYTES {
+            flush_now();
+        } else {
+            schedule_flush();
+        }
+    }))?;
     let on_conn: Closure<dyn FnMut(JsValue)> = Closure::new(|info: JsValue| {
         if let Some(h) = host() {
             if let Ok(mut hh) = h.try_borrow_mut() {
@@ -490,6 +502,8 @@ fn on_message(event: JsValue) {
             }
         }
         Some("unsub") => unsubscribe(&msg),
+        // A page that took over an already started Worker missed its first `ready`.
+        Some("hello") => post(&object(&[("t", &"ready".into())]), None),
         Some("call") => call(&msg),
         _ => {}
     }

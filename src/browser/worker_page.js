@@ -93,6 +93,8 @@ export class AwRemote {
       else signal.addEventListener("abort", () => this.close(), { once: true });
     }
     this.post({ t: "init", o: sent });
+    // The Worker says `ready` when it starts; one started earlier (a pool) answers this instead.
+    w.postMessage({ t: "hello" });
   }
 
   post(m, transfer) {
@@ -103,6 +105,7 @@ export class AwRemote {
   receive(m) {
     switch (m && m.t) {
       case "ready": {
+        if (!this.queue) break; // the second answer of a started Worker
         const q = this.queue;
         this.queue = null;
         for (const [x, tr] of q) this.w.postMessage(x, tr || []);
