@@ -11,6 +11,11 @@ pub const MAX_KEPT_ID_BYTES: usize = 64;
 /// catches a server that ignores `Last-Event-ID` and replays a long stream from the start.
 /// An id longer than [`MAX_KEPT_ID_BYTES`] is remembered by a 64-bit hash, so the memory is
 /// bounded by the window whatever the ids (an SSE id can be as long as a line).
+///
+/// Fast path: while every id so far was a number larger than the one before (what servers
+/// send), the window is a sorted run: a new id costs one comparison and a push, no hashing; a
+/// replay inside the window is a binary search. The first id that breaks the run (not a
+/// number, or a smaller number not seen) moves the window into the general sets for good.
 #[derive(Debug, Default)]
 pub struct SeenIds {
     window: usize,
@@ -19,6 +24,9 @@ pub struct SeenIds {
     hashes: HashSet<u64>,
     order: VecDeque<Key>,
     floor: Option<u64>,
+    /// The window while the ids are increasing numbers (`order` is empty until `general`).
+    run: VecDeque<u64>,
+    general: bool,
 }
 
 #[derive(Debug)]
@@ -59,7 +67,33 @@ impl SeenIds {
         if self.window == 0 {
             return true;
         }
-        let key = match as_number(id) {
+        let number = as_number(id);
+        if !self.general {
+            if let Some(n) = number {
+                if self.floor.is_some_and(|f| n <= f) {
+                    return false;
+                }
+                if self.run.back().is_none_or(|&last| n > last) {
+                    self.run.push_back(n);
+                    if self.run.len() > self.window {
+                        if let Some(out) = self.run.pop_front() {
+                            self.floor = Some(self.floor.map_or(out, |f| f.max(out)));
+                        }
+                    }
+                    return true;
+                }
+                if self.run.binary_search(&n).is_ok() {
+                    return false;
+                }
+            }
+            // The run is broken: the general sets take over (the floor stays).
+            self.general = true;
+            for n in std::mem::take(&mut self.run) {
+                self.numbers.insert(n);
+                self.order.push_back(Key::Num(n));
+            }
+        }
+        let key = match number {
             Some(n) => {
                 if self.floor.is_some_and(|f| n <= f) || !self.numbers.insert(n) {
                     return false;
@@ -102,12 +136,12 @@ impl SeenIds {
 
     /// Ids currently remembered.
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.order.len() + self.run.len()
     }
 
     /// `true` when nothing is remembered.
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.len() == 0
     }
 }
 
@@ -149,5 +183,33 @@ mod tests {
         assert!(s.insert("a"));
         assert!(s.insert(&long), "left the window");
         assert_eq!(s.len(), 2);
+    }
+
+    /// The increasing-number fast path and the general sets agree on every sequence.
+    #[test]
+    fn fast_path_matches_the_general_sets() {
+        let seqs: &[&[&str]] = &[
+            &["1", "2", "3", "2", "4", "1", "9", "5", "9", "10"],
+            &["1", "2", "3", "4", "5", "6", "3", "7", "x", "7", "x", "8"],
+            &["5", "6", "7", "1", "2", "8", "1", "6"],
+            &["a", "1", "2", "a", "1"],
+            &["10", "20", "15", "15", "30", "20", "25"],
+            &["1", "3", "2", "3", "1", "4"],
+        ];
+        for window in [1, 2, 3, 4, 100] {
+            for seq in seqs {
+                let mut fast = SeenIds::new(window);
+                let mut general = SeenIds::new(window);
+                general.general = true;
+                for id in seq.iter() {
+                    assert_eq!(
+                        fast.insert(id),
+                        general.insert(id),
+                        "id {id} of {seq:?}, window {window}"
+                    );
+                    assert_eq!(fast.len(), general.len());
+                }
+            }
+        }
     }
 }
