@@ -98,7 +98,12 @@ impl Store {
         meta: &EventMeta<'_>,
         kind: &str,
     ) -> Option<usize> {
+        // Consecutive events mostly belong to the same task: one string comparison, no hashing.
+        if self.tasks.get(self.last_task).is_some_and(|s| s.view.id == id) {
+            return Some(self.last_task);
+        }
         if let Some(&i) = self.task_index.get(id) {
+            self.last_task = i;
             return Some(i);
         }
         if self.tasks.len() >= self.limits.max_tasks {

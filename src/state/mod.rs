@@ -202,6 +202,8 @@ pub struct Store {
     version: u64,
     pub(crate) tasks: Vec<TaskSlot>,
     pub(crate) task_index: HashMap<String, usize>,
+    /// The slot `task_slot` found last (checked by id before the hash lookup).
+    last_task: usize,
     /// toolCallId → (task slot, index in its tools)
     pub(crate) tool_index: HashMap<String, (usize, usize)>,
     pub(crate) input_index: HashMap<String, (usize, usize)>,
