@@ -99,7 +99,11 @@ impl Store {
         kind: &str,
     ) -> Option<usize> {
         // Consecutive events mostly belong to the same task: one string comparison, no hashing.
-        if self.tasks.get(self.last_task).is_some_and(|s| s.view.id == id) {
+        if self
+            .tasks
+            .get(self.last_task)
+            .is_some_and(|s| s.view.id == id)
+        {
             return Some(self.last_task);
         }
         if let Some(&i) = self.task_index.get(id) {
