@@ -10,6 +10,10 @@ import { defineConfig } from "vite";
 const server = process.env.AGENTWIRE_SERVER ?? "http://127.0.0.1:8787";
 
 export default defineConfig({
-  server: { proxy: { "/api": { target: server, changeOrigin: true } } },
+  // `ws`: the MyAgent dialect runs over a WebSocket (/api/myagent/ws).
+  server: { proxy: { "/api": { target: server, changeOrigin: true, ws: true } } },
   build: { chunkSizeWarningLimit: 600 },
+  // The package's WorkerClient starts a module Worker whose code awaits the wasm at top level:
+  // bundle workers as ES modules (Vite's default "iife" cannot hold a top-level await).
+  worker: { format: "es" },
 });

@@ -798,6 +798,40 @@ impl ClientInner {
         JsFuture::from(promise).await.map(|_| ())
     }
 
+    /// Input `input_id`'s JSON Schema and options (JSON texts, empty when absent).
+    fn input_shape(&self, input_id: &str) -> Result<Option<(String, String)>, JsValue> {
+        self.shared.store.with_session(|s| {
+            s.store().input(input_id).map(|i| {
+                (
+                    i.schema.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+                    i.options.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+                )
+            })
+        })
+    }
+
+    /// What `select(option)` sends: the option itself when it fits the request, else the
+    /// object option's `id` / `value` / `optionId` that does (a string-enum schema over object
+    /// options, as A2A-ACP's permission options).
+    fn option_value(&self, input_id: &str, option: String) -> String {
+        let (Ok(Some((schema, options))), Ok(v)) = (self.input_shape(input_id), parse(&option))
+        else {
+            return option;
+        };
+        let shape = RequestShape {
+            schema: &schema,
+            options: &options,
+        };
+        if v.as_object().is_none() || check_answer(shape, &v).is_ok() {
+            return option;
+        }
+        ["id", "value", "optionId"]
+            .iter()
+            .filter_map(|k| v.get(k))
+            .find(|x| check_answer(shape, x).is_ok())
+            .map_or(option.clone(), |x| x.to_json())
+    }
+
     /// The user's message in the stream's dialect (`None`: the dialect has none).
     fn message_out(&self, text: &str, ctx: Option<&str>) -> Result<Option<Outgoing>, JsValue> {
         check_alive()?;
@@ -1345,7 +1379,13 @@ impl AgentClient {
     /// Picks one of the request's `options` (the option itself, or an object option's `id`/`value`).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn select(&self, input_id: &str, option: JsValue) -> js_sys::Promise {
-        self.respond(input_id, option)
+        match to_json(&option) {
+            Ok(text) => {
+                let text = self.inner.option_value(input_id, text);
+                self.inner.respond_json(input_id, &text, false, None)
+            }
+            Err(e) => rejected(e),
+        }
     }
 
     /// Answers with free text.
@@ -1590,15 +1630,7 @@ impl AgentClient {
 
 impl AgentClient {
     fn decide(&self, input_id: &str, yes: bool, reason: Option<String>) -> js_sys::Promise {
-        let shape = self.inner.shared.store.with_session(|s| {
-            s.store().input(input_id).map(|i| {
-                (
-                    i.schema.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
-                    i.options.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
-                )
-            })
-        });
-        let (schema, options) = match shape {
+        let (schema, options) = match self.inner.input_shape(input_id) {
             Err(e) => return rejected(e),
             Ok(None) => {
                 return rejected(error_with(

@@ -331,6 +331,18 @@ impl Clock {
         }
         self.last.clone().unwrap_or_else(|| EPOCH.to_owned())
     }
+
+    /// The stream's own time (its last valid timestamp), else the embedder's clock, else the
+    /// epoch: for events the client makes up (an answer it sent), so that they sit on the
+    /// stream's timeline even when the server's clock is not the browser's (request expiry is
+    /// measured on that timeline).
+    pub(crate) fn stream_now(&self) -> String {
+        match (&self.last, self.now_ms) {
+            (Some(ts), _) => ts.clone(),
+            (None, Some(ms)) => iso_from_ms(ms),
+            (None, None) => EPOCH.to_owned(),
+        }
+    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for milliseconds since the Unix epoch (proleptic Gregorian).

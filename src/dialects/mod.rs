@@ -325,7 +325,7 @@ impl DialectDecoder {
         if !closed {
             return Vec::new();
         }
-        let ts = self.clock.stamp(None);
+        let ts = self.clock.stream_now();
         let mut e = if is_auth {
             let mut e = emit::Obj::event("auth-completed", context_id, task_id);
             e.str("authId", id).str("userId", "user");

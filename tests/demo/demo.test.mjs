@@ -309,6 +309,50 @@ const tests = {
   },
 
   /** Deny takes the other path; the agent says so. */
+  async dialect_switch_renders_each_protocol_the_same(browser) {
+    // The same `main` run in A2A (JSON-RPC), A2A-ACP, Unified and MyAgent (WebSocket): the SDK
+    // decodes each into the same snapshot and the panels do not know the difference. Every
+    // request is answered in the page (approve / the "approve" option / a text / sign-in).
+    const out = [];
+    for (const dialect of ["a2a", "acp", "unified", "myagent"]) {
+      const p = await openPage(browser, `?scenario=main&speed=0&dialect=${dialect}`);
+      const { page } = p;
+      // (the app's module may still be loading the wasm when goto() returns)
+      await page.waitForFunction((d) => document.body.dataset.dialect === d, dialect);
+      eq(await page.inputValue("#dialect"), dialect, "the dialect select follows the URL");
+      let answered = 0;
+      for (;;) {
+        await page.waitForFunction(() => document.body.dataset.runStatus === "completed"
+          || document.querySelector("#inputs-list li[data-input]:not(.sent), #auths-list li[data-auth]:not(.sent)"), null, { timeout: 30_000 });
+        if ((await status(page)) === "completed") break;
+        const input = page.locator("#inputs-list li[data-input]:not(.sent)").first();
+        if (await input.count()) {
+          const approve = input.getByRole("button", { name: /^approve$/i });
+          if (await approve.count()) await approve.first().click();
+          else {
+            await input.locator("input[type=text]").fill("demo");
+            await input.getByRole("button", { name: "Send" }).click();
+          }
+        } else {
+          await page.locator("#auths-list li[data-auth]:not(.sent)").first().getByRole("button", { name: "Complete sign-in" }).click();
+        }
+        answered++;
+      }
+      const answer = await finishedAnswer(page);
+      assert(answer.includes("Based on 12,480 orders, Q4 revenue grew 15.2% quarter over quarter"), `${dialect}: answer text`);
+      assert(answer.includes("A copy was sent to finance@example.com."), `${dialect}: the approval went through`);
+      eq(count(answer, "Q4 sales summary"), 1, `${dialect}: answer not duplicated`);
+      eq(answered, 2, `${dialect}: the approval and the sign-in answered in the page`);
+      assert((await text(page, "#run-label")).includes(dialect), `${dialect}: shown in the header`);
+      assert(!(await text(page, "#diagnostics")).includes("request-expired"), `${dialect}: the answers did not expire`);
+      await shot(page, `20-dialect-${dialect}.png`);
+      await assertClean(p);
+      await p.context.close();
+      out.push(dialect);
+    }
+    return out.join(", ");
+  },
+
   async deny_takes_the_other_path(browser) {
     const p = await openPage(browser, "?scenario=quick&speed=0");
     const { page } = p;

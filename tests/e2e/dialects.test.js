@@ -129,6 +129,8 @@ async function runAnswered(aw, options, what, until_ = null) {
 
 function assertAllClosed(client, what) {
   const snap = client.getSnapshot();
+  // Answered in time: the locally closed requests sit on the stream's timeline.
+  eq(snap.diagnostics.filter((d) => d.code === "request-expired").map((d) => d.message), [], `${what}: nothing expired`);
   eq(snap.pendingInputs.length, 0, `${what}: no input left open`);
   eq(snap.pendingAuths.length, 0, `${what}: no auth left open`);
   for (const t of snap.tasks) {
@@ -445,6 +447,10 @@ export const tests = {
     // Not one of the permission options: refused before anything is sent.
     const err = await client.respond(input.id, "maybe").then(() => null, (e) => e);
     eq(err && err.code, "invalid-answer", "checked against the options");
+    // select() with the option object sends its id (the request's schema is a string enum).
+    await client.select(input.id, input.options.find((o) => o.optionId === "deny"));
+    eq(client.store.task(input.taskId).inputs.find((i) => i.id === input.id).state, "answered", "denied");
+    await until(() => client.pendingInputs().length > 0, "the sign-in (an ACP input)");
     const root = client.getSnapshot().roots[0];
     await client.cancel(root.id);
     await until(() => ended(client), "end");

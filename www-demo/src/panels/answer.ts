@@ -5,6 +5,15 @@ import type { Snapshot, Task } from "agentwire";
 import { byId, h, ms, replace, setText } from "../dom";
 import { renderMarkdown } from "../markdown";
 
+/**
+ * The task whose text is the answer: the root's own. The Unified dialect streams the agent's
+ * messages (`agent_message_*`) as sub-tasks of the session: then the newest one with text.
+ */
+function answerOf(snap: Snapshot, root: Task): Task {
+  if (root.content) return root;
+  return snap.tasks.filter((t) => t.parentId === root.id && t.content).at(-1) ?? root;
+}
+
 export function answerPanel(): { render: (snap: Snapshot) => void } {
   const body = byId("answer-body");
   const status = byId("answer-status");
@@ -19,16 +28,17 @@ export function answerPanel(): { render: (snap: Snapshot) => void } {
       if (!root) return;
       setText(status, root.status ?? "starting");
       status.className = `badge status-${root.status ?? "none"}`;
-      if (!root.content) {
+      const answer = answerOf(snap, root);
+      if (!answer.content) {
         // Nothing streamed yet: say what the agent is doing ("Waiting for your approval").
         shown = undefined;
         replace(body, h("p", { class: "muted" }, root.statusMessage ?? "Waiting for the agent…"));
-      } else if (root.content !== shown) {
+      } else if (answer.content !== shown) {
         // Re-render only when the text changed (the snapshot also gives `task.revision`).
-        shown = root.content;
-        replace(body, renderMarkdown(root.content));
+        shown = answer.content;
+        replace(body, renderMarkdown(answer.content));
       }
-      body.classList.toggle("streaming", !root.contentComplete && root.status !== "failed" && root.status !== "canceled");
+      body.classList.toggle("streaming", !answer.contentComplete && root.status !== "failed" && root.status !== "canceled" && root.status !== "completed");
       const facts = [
         root.content ? root.statusMessage : undefined, // (the placeholder shows it otherwise)
         root.history.at(-1)?.reason, // why a task failed or was canceled
