@@ -110,3 +110,23 @@ export async function useClient(signal: AbortSignal): Promise<string[]> {
   client.close();
   return kinds;
 }
+
+// Worker mode: the same API, typed the same way; options that cannot cross into a Worker are not offered.
+import { WorkerClient, type WorkerClientOptions } from "agentwire";
+
+export async function useWorker(worker: Worker): Promise<number> {
+  const options: WorkerClientOptions = { url: "/api/stream?scenario=main", worker, resume: "/api/resume" };
+  const client = new WorkerClient(options);
+  client.on("tool-progress", (e) => console.log(e.toolCallId, e.progress));
+  client.on("input-required", (e) => void client.approve(e.inputId));
+  const stop = client.subscribe((s: Snapshot) => console.log(s.roots.length));
+  for await (const e of client.events({ filter: { kinds: ["input-*"] } })) {
+    if (e.kind === "input-required") break;
+  }
+  const manual = new WorkerClient({ transport: "manual", worker: new URL("/agentwire-worker.js", "http://x/") });
+  manual.feed(new Uint8Array(0));
+  await manual.finish();
+  stop();
+  client.close();
+  return client.getSnapshot().version + manual.pendingInputs().length;
+}

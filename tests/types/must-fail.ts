@@ -45,3 +45,15 @@ export function wrongClient(client: AgentClient): void {
   const done: boolean = client.approve("i");
   console.log(s, done);
 }
+
+import { WorkerClient } from "agentwire";
+
+export function wrongWorker(client: WorkerClient): void {
+  // @ts-expect-error a coordinator is a function: it cannot run in the Worker
+  new WorkerClient({ url: "/x", coordinator: () => undefined });
+  // @ts-expect-error tool-start has no progress
+  client.on("tool-start", (e) => console.log(e.progress));
+  // @ts-expect-error answers are asynchronous
+  const done: boolean = client.respond("i", 1);
+  console.log(done);
+}
