@@ -406,6 +406,14 @@ impl Store {
         if e.status.is_terminal() {
             self.flush_content_gaps(t, meta, TaskStatusEvent::KIND);
             self.flush_task_artifact_gaps(t, meta);
+            // A completed task receives no further content: its answer is final even when the
+            // server ends it with a status rather than `task-complete` (A2A, Unified, MyAgent).
+            // Failed/canceled answers stay incomplete: they were cut short.
+            if e.status == TaskStatus::Completed {
+                if let Some(slot) = self.touch(t) {
+                    slot.view.content_complete = true;
+                }
+            }
         }
     }
 
