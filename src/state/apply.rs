@@ -409,7 +409,8 @@ impl Store {
             // A completed task receives no further content: its answer is final even when the
             // server ends it with a status rather than `task-complete` (A2A, Unified, MyAgent).
             // Failed/canceled answers stay incomplete: they were cut short.
-            if e.status == TaskStatus::Completed {
+            let open = self.tasks.get(t).is_some_and(|s| !s.view.content_complete);
+            if e.status == TaskStatus::Completed && open {
                 if let Some(slot) = self.touch(t) {
                     slot.view.content_complete = true;
                 }
