@@ -1,5 +1,6 @@
 //! Field decoding: how each Rust field type is read from JSON and written back.
 
+use super::decode::FieldSink;
 use super::diagnostic::DiagCode;
 use crate::json::{write_number, write_str, Value};
 use std::borrow::Cow;
@@ -25,25 +26,207 @@ impl Problem {
     }
 }
 
+/// How a field's JSON value is checked. Every event struct describes its fields with these (see
+/// `canonical_events!`), and one shared, non-generic decoder checks them all: the wasm holds one
+/// copy of the checks instead of one per field of every struct.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A string.
+    Str,
+    /// `true` / `false`.
+    Bool,
+    /// Any number.
+    Number,
+    /// A whole number in `0..=MAX_SAFE_INTEGER`.
+    Whole,
+    /// Any value, kept whole.
+    Any,
+    /// An object, kept whole.
+    Object,
+    /// One of these strings (an enumeration's wire names, in declaration order).
+    Enum(&'static [&'static str]),
+    /// An array whose items are of this kind.
+    List(&'static Kind),
+}
+
+impl Kind {
+    /// What a value of the wrong JSON type is reported as expecting.
+    fn expected(self) -> &'static str {
+        match self {
+            Kind::Str | Kind::Enum(_) => "string",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::Whole => "integer",
+            Kind::Any => "value",
+            Kind::Object => "object",
+            Kind::List(_) => "array",
+        }
+    }
+
+    /// Checks `v` against this kind.
+    pub fn check<'a>(self, v: Value<'a>) -> Result<Slot<'a>, Problem> {
+        match (self, v) {
+            (Kind::Str, Value::String(s)) => Ok(Slot::Str(s)),
+            (Kind::Bool, Value::Bool(b)) => Ok(Slot::Bool(b)),
+            (Kind::Number, Value::Number(n)) => Ok(Slot::Number(n)),
+            (Kind::Whole, Value::Number(n)) => {
+                if n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n) {
+                    Ok(Slot::Whole(n as u64))
+                } else {
+                    Err(Problem {
+                        code: DiagCode::OutOfRange,
+                        message: format!("expected a whole number >= 0, found {n}"),
+                    })
+                }
+            }
+            (Kind::Any, v) => Ok(Slot::Value(v)),
+            (Kind::Object, v @ Value::Object(_)) => Ok(Slot::Value(v)),
+            (Kind::Enum(names), Value::String(s)) => match names.iter().position(|n| *n == s) {
+                Some(i) => Ok(Slot::Enum(i)),
+                None => Err(Problem {
+                    code: DiagCode::InvalidEnum,
+                    message: format!("{:?} is not one of {}", &*s, names.join(", ")),
+                }),
+            },
+            (Kind::List(item), Value::Array(items)) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, v) in items.into_iter().enumerate() {
+                    match item.check(v) {
+                        Ok(x) => out.push(x),
+                        Err(p) => {
+                            return Err(Problem {
+                                code: p.code,
+                                message: format!("item {i}: {}", p.message),
+                            })
+                        }
+                    }
+                }
+                Ok(Slot::List(out))
+            }
+            (kind, other) => Err(Problem::type_error(kind.expected(), &other)),
+        }
+    }
+}
+
+/// A checked field value ([`Kind::check`]), before it moves into its struct.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Slot<'a> {
+    /// Not seen (yet).
+    #[default]
+    Missing,
+    /// An optional field that is absent or `null`.
+    Null,
+    /// [`Kind::Str`].
+    Str(Str<'a>),
+    /// [`Kind::Bool`].
+    Bool(bool),
+    /// [`Kind::Number`].
+    Number(f64),
+    /// [`Kind::Whole`].
+    Whole(u64),
+    /// [`Kind::Any`] and [`Kind::Object`].
+    Value(Value<'a>),
+    /// [`Kind::Enum`]: the index of the name.
+    Enum(usize),
+    /// [`Kind::List`].
+    List(Vec<Slot<'a>>),
+}
+
+/// One field of an event struct: its wire name, kind and optionality.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldSpec {
+    /// The JSON member name.
+    pub wire: &'static str,
+    /// How its value is checked.
+    pub kind: Kind,
+    /// Optional: absent or `null` is `None`, an invalid value is dropped with a warning.
+    pub optional: bool,
+}
+
 /// A type that can be a field of a canonical event.
 pub trait Field<'a>: Sized {
-    /// Reads the value.
-    fn from_json(v: Value<'a>) -> Result<Self, Problem>;
-    /// The value when the field is absent: `Some` for optional fields, `None` when required.
-    fn missing() -> Option<Self> {
-        None
-    }
+    /// How the JSON value is checked.
+    const KIND: Kind;
     /// Whether an invalid value may be dropped (optional fields) instead of rejecting the event.
     const OPTIONAL: bool = false;
+    /// The value from a slot [`Kind::check`] filled for [`Field::KIND`] ([`Slot::Null`]: an
+    /// optional field is absent). Any other slot cannot happen (the event decoder checks every
+    /// field first) and gives a neutral value (empty string, `false`, `0`, `null`, `{}`, the
+    /// first name of an enumeration): no error path, so no unwinding code per field.
+    fn from_slot(s: Slot<'a>) -> Self;
+    /// Reads the value.
+    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
+        Ok(Self::from_slot(match v {
+            Value::Null if Self::OPTIONAL => Slot::Null,
+            v => Self::KIND.check(v)?,
+        }))
+    }
+    /// The value when the field is absent: `Some` for optional fields, `None` when required.
+    fn missing() -> Option<Self> {
+        Self::OPTIONAL.then(|| Self::from_slot(Slot::Null))
+    }
     /// Writes the value; returns false (writing nothing) when the field is absent.
     fn write(&self, out: &mut String) -> bool;
 }
 
+/// Checks the members of an event object against `spec` (one shared copy for every event struct).
+///
+/// Each member named in `spec` is checked in document order into its slot (a repeated member is
+/// checked again; the last valid one wins), other members except `kind` go to `extra`. Problems
+/// go to `sink`; an absent optional field becomes [`Slot::Null`], an absent required one is
+/// reported missing. Returns false when the event is rejected.
+pub(crate) fn decode_fields<'a>(
+    entries: Vec<(Str<'a>, Value<'a>)>,
+    spec: &[FieldSpec],
+    slots: &mut [Slot<'a>],
+    extra: &mut Vec<(Str<'a>, Value<'a>)>,
+    sink: &mut FieldSink,
+) -> bool {
+    // Members usually come in the declared order: the search starts after the last match.
+    let mut next = 0;
+    for (k, v) in entries {
+        if k == "kind" {
+            continue;
+        }
+        let found = (next..spec.len())
+            .chain(0..next)
+            .find(|&i| spec.get(i).is_some_and(|f| f.wire == k));
+        let (Some(f), Some(slot)) = (
+            found.and_then(|i| spec.get(i)),
+            found.and_then(|i| slots.get_mut(i)),
+        ) else {
+            extra.push((k, v));
+            continue;
+        };
+        next = found.map_or(0, |i| i + 1);
+        // Strings are most fields: stored here without the general check's frame and moves.
+        match (f.kind, v) {
+            (Kind::Str, Value::String(s)) => *slot = Slot::Str(s),
+            (_, Value::Null) if f.optional => *slot = Slot::Null,
+            (kind, v) => match kind.check(v) {
+                Ok(x) => *slot = x,
+                Err(p) => sink.problem(f.wire, f.optional, p),
+            },
+        }
+    }
+    for (f, slot) in spec.iter().zip(slots.iter_mut()) {
+        if matches!(slot, Slot::Missing) {
+            if f.optional {
+                *slot = Slot::Null;
+            } else {
+                sink.missing(f.wire);
+            }
+        }
+    }
+    !sink.failed
+}
+
 impl<'a> Field<'a> for Str<'a> {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::String(s) => Ok(s),
-            other => Err(Problem::type_error("string", &other)),
+    const KIND: Kind = Kind::Str;
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::Str(s) => s,
+            _ => Str::Borrowed(""),
         }
     }
     fn write(&self, out: &mut String) -> bool {
@@ -53,11 +236,9 @@ impl<'a> Field<'a> for Str<'a> {
 }
 
 impl<'a> Field<'a> for bool {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::Bool(b) => Ok(b),
-            other => Err(Problem::type_error("boolean", &other)),
-        }
+    const KIND: Kind = Kind::Bool;
+    fn from_slot(s: Slot<'a>) -> Self {
+        matches!(s, Slot::Bool(true))
     }
     fn write(&self, out: &mut String) -> bool {
         out.push_str(if *self { "true" } else { "false" });
@@ -66,10 +247,11 @@ impl<'a> Field<'a> for bool {
 }
 
 impl<'a> Field<'a> for f64 {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::Number(n) => Ok(n),
-            other => Err(Problem::type_error("number", &other)),
+    const KIND: Kind = Kind::Number;
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::Number(n) => n,
+            _ => 0.0,
         }
     }
     fn write(&self, out: &mut String) -> bool {
@@ -83,16 +265,11 @@ pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// A non-negative whole number (chunk indices, counters), exact in JavaScript.
 impl<'a> Field<'a> for u64 {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::Number(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n) => {
-                Ok(n as u64)
-            }
-            Value::Number(n) => Err(Problem {
-                code: DiagCode::OutOfRange,
-                message: format!("expected a whole number >= 0, found {n}"),
-            }),
-            other => Err(Problem::type_error("integer", &other)),
+    const KIND: Kind = Kind::Whole;
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::Whole(n) => n,
+            _ => 0,
         }
     }
     fn write(&self, out: &mut String) -> bool {
@@ -103,8 +280,12 @@ impl<'a> Field<'a> for u64 {
 
 /// Any JSON value, kept whole.
 impl<'a> Field<'a> for Value<'a> {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        Ok(v)
+    const KIND: Kind = Kind::Any;
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::Value(v) => v,
+            _ => Value::Null,
+        }
     }
     fn write(&self, out: &mut String) -> bool {
         self.write(out);
@@ -129,10 +310,11 @@ impl<'a> JsonObject<'a> {
 }
 
 impl<'a> Field<'a> for JsonObject<'a> {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::Object(_) => Ok(JsonObject(v)),
-            other => Err(Problem::type_error("object", &other)),
+    const KIND: Kind = Kind::Object;
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::Value(v @ Value::Object(_)) => JsonObject(v),
+            _ => JsonObject(Value::Object(Vec::new())),
         }
     }
     fn write(&self, out: &mut String) -> bool {
@@ -142,24 +324,11 @@ impl<'a> Field<'a> for JsonObject<'a> {
 }
 
 impl<'a, T: Field<'a>> Field<'a> for Vec<T> {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.into_iter().enumerate() {
-                    match T::from_json(item) {
-                        Ok(x) => out.push(x),
-                        Err(p) => {
-                            return Err(Problem {
-                                code: p.code,
-                                message: format!("item {i}: {}", p.message),
-                            })
-                        }
-                    }
-                }
-                Ok(out)
-            }
-            other => Err(Problem::type_error("array", &other)),
+    const KIND: Kind = Kind::List(&T::KIND);
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::List(items) => items.into_iter().map(T::from_slot).collect(),
+            _ => Vec::new(),
         }
     }
     fn write(&self, out: &mut String) -> bool {
@@ -179,16 +348,14 @@ impl<'a, T: Field<'a>> Field<'a> for Vec<T> {
 
 /// Optional fields: absent or `null` is `None`; an invalid value is dropped with a warning.
 impl<'a, T: Field<'a>> Field<'a> for Option<T> {
-    fn from_json(v: Value<'a>) -> Result<Self, Problem> {
-        match v {
-            Value::Null => Ok(None),
-            v => T::from_json(v).map(Some),
+    const KIND: Kind = T::KIND;
+    const OPTIONAL: bool = true;
+    fn from_slot(s: Slot<'a>) -> Self {
+        match s {
+            Slot::Null => None,
+            s => Some(T::from_slot(s)),
         }
     }
-    fn missing() -> Option<Self> {
-        Some(None)
-    }
-    const OPTIONAL: bool = true;
     fn write(&self, out: &mut String) -> bool {
         match self {
             Some(v) => v.write(out),
@@ -223,13 +390,13 @@ macro_rules! str_enum {
             }
         }
         impl<'a> $crate::events::field::Field<'a> for $name {
-            fn from_json(v: $crate::json::Value<'a>) -> Result<Self, $crate::events::field::Problem> {
-                match v.as_str() {
-                    Some(s) => $name::parse(s).ok_or_else(|| $crate::events::field::Problem {
-                        code: $crate::events::DiagCode::InvalidEnum,
-                        message: format!("{s:?} is not one of {}", $name::NAMES.join(", ")),
-                    }),
-                    None => Err($crate::events::field::Problem::type_error("string", &v)),
+            const KIND: $crate::events::field::Kind = $crate::events::field::Kind::Enum($name::NAMES);
+            fn from_slot(s: $crate::events::field::Slot<'a>) -> Self {
+                const VARIANTS: &[$name] = &[$( $name::$variant, )*];
+                const FIRST: $name = VARIANTS[0];
+                match s {
+                    $crate::events::field::Slot::Enum(i) => VARIANTS.get(i).copied().unwrap_or(FIRST),
+                    _ => FIRST,
                 }
             }
             fn write(&self, out: &mut String) -> bool {

@@ -23,38 +23,29 @@ macro_rules! canonical_events {
                 /// The `kind` string of this event.
                 pub const KIND: &'static str = $kind;
 
+                /// How each field is checked (by the shared `field::decode_fields`).
+                const SPEC: &'static [$crate::events::field::FieldSpec] = &[$(
+                    $crate::events::field::FieldSpec {
+                        wire: $wire,
+                        kind: <$ty as $crate::events::field::Field<'a>>::KIND,
+                        optional: <$ty as $crate::events::field::Field<'a>>::OPTIONAL,
+                    },
+                )*];
+
                 /// Reads the fields of an event object, reporting each problem to `sink`.
                 /// Returns `None` when a required field is missing or invalid.
                 pub(crate) fn decode(
                     entries: Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>,
                     sink: &mut $crate::events::decode::FieldSink,
                 ) -> Option<Self> {
-                    use $crate::events::field::Field;
-                    $( let mut $field: Option<$ty> = None; )*
+                    use $crate::events::field::{Field, Slot};
+                    let mut slots = [$( { let _ = $wire; Slot::Missing }, )*];
                     let mut extra = Vec::new();
-                    for (k, v) in entries {
-                        match &*k {
-                            "kind" => {}
-                            $( $wire => match <$ty as Field<'a>>::from_json(v) {
-                                Ok(x) => $field = Some(x),
-                                Err(p) => sink.problem($wire, <$ty as Field<'a>>::OPTIONAL, p),
-                            }, )*
-                            _ => extra.push((k, v)),
-                        }
-                    }
-                    $(
-                        if $field.is_none() {
-                            $field = <$ty as Field<'a>>::missing();
-                            if $field.is_none() {
-                                sink.missing($wire);
-                            }
-                        }
-                    )*
-                    if sink.failed {
+                    if !$crate::events::field::decode_fields(entries, Self::SPEC, &mut slots, &mut extra, sink) {
                         return None;
                     }
-                    $( let $field = $field?; )*
-                    Some(Self { $( $field, )* extra })
+                    let [$( $field, )*] = slots;
+                    Some(Self { $( $field: <$ty as Field<'a>>::from_slot($field), )* extra })
                 }
 
                 /// Appends `,"field":value` for every present field (after `kind`).
