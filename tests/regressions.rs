@@ -5,13 +5,15 @@
 //! Each `.sse` / `.jsonl` file goes through a [`Session`] (SSE parser → dialect → decoder →
 //! store) at several chunkings; the test asserts: no panic, the same state at every chunking,
 //! nothing a limit bounds over its limit after any step, every `expect`ed diagnostic code
-//! present, every `absent` text missing from the state document and the raw-event ring. Each
-//! `.bin` file is a raw input of the `sse` fuzz target (3 header bytes, then the stream) and is
-//! checked for that target's invariants (the same items whole, byte by byte and in its chunks).
+//! present, every `absent` text missing from the state document and the raw-event ring. A
+//! `.bin` file is a raw input of a fuzz target, checked for that target's invariants: `sse-*.bin`
+//! (3 header bytes, then the stream: the same items whole, byte by byte and in chunks, buffers
+//! bounded), `decode-*.bin` (1 header byte, then an event's data: an event exactly when no
+//! error, and writing it is a fixpoint).
 #![cfg(not(target_arch = "wasm32"))]
 
 use agentwire::dialects::DialectChoice;
-use agentwire::events::{AgentEvent, Redactor};
+use agentwire::events::{decode_event, AgentEvent, EventContext, Redactor, Severity};
 use agentwire::pipeline::Session;
 use agentwire::sse::{SseConfig, SseItem, SseParser};
 use agentwire::state::{EventMeta, Limits, Store};
@@ -219,6 +221,27 @@ fn run_sse_bin(name: &str, data: &[u8]) {
     );
 }
 
+/// The `decode` fuzz target's invariants for one of its raw inputs.
+fn run_decode_bin(name: &str, data: &[u8]) {
+    let Some((_, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let mut diags = Vec::new();
+    let ev = decode_event(&text, &EventContext::default(), &mut diags);
+    let errors = diags.iter().any(|d| d.severity == Severity::Error);
+    assert_eq!(ev.is_some(), !errors, "{name}: {diags:?}");
+    if let Some(ev) = ev.filter(|e| !matches!(e, AgentEvent::Unknown(_))) {
+        let mut out = String::new();
+        ev.write_json(&mut out);
+        let mut again = Vec::new();
+        let back = decode_event(&out, &EventContext::default(), &mut again).expect("decodes");
+        let mut rewritten = String::new();
+        back.write_json(&mut rewritten);
+        assert_eq!(rewritten, out, "{name}: writing is not a fixpoint");
+    }
+}
+
 #[test]
 fn regressions() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
@@ -232,7 +255,11 @@ fn regressions() {
     for name in &names {
         let bytes = std::fs::read(dir.join(name)).expect("read");
         if name.ends_with(".bin") {
-            run_sse_bin(name, &bytes);
+            match name.split('-').next() {
+                Some("sse") => run_sse_bin(name, &bytes),
+                Some("decode") => run_decode_bin(name, &bytes),
+                _ => panic!("{name}: a .bin file starts with the fuzz target's name"),
+            }
             continue;
         }
         let case = parse_case(name, &bytes);

@@ -8,7 +8,7 @@
 //! - no panic;
 //! - an event is returned exactly when no error-severity diagnostic was reported;
 //! - every diagnostic has a non-empty message, a path starting with `$` and a bounded `raw`;
-//! - a known event written back as JSON decodes to the same event, without errors;
+//! - a known event written back as JSON decodes without errors, to an event written the same;
 //! - the JSON parser accepts what its writer wrote for any value it parsed.
 #![no_main]
 
@@ -59,11 +59,14 @@ fuzz_target!(|data: &[u8]| {
                 !again.iter().any(|d| d.severity == Severity::Error),
                 "written event does not decode: {out}\n{again:?}"
             );
-            assert_eq!(
-                back.as_ref(),
-                Some(ev),
-                "round trip changed the event: {out}"
-            );
+            // Writing is a fixpoint after one round: the written event decodes to one that is
+            // written the same. (Not `back == ev`: a number beyond f64 is infinite once parsed
+            // and written `null`, as JSON.parse/JSON.stringify do; found by this target.)
+            let mut rewritten = String::new();
+            if let Some(b) = &back {
+                b.write_json(&mut rewritten);
+            }
+            assert_eq!(rewritten, out, "write(decode(write(event))) differs");
         }
     }
     if let Ok(v) = json::parse(&text) {
