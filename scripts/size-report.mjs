@@ -42,6 +42,9 @@ const vs = (limit) => total.gz <= limit
   : `${(total.gz - limit).toLocaleString("en-US")} B OVER`;
 console.log(`  gzip budget ${budget.toLocaleString("en-US")} B (SIZE_BUDGET_GZIP): ${vs(budget)};` +
   ` target ${target.toLocaleString("en-US")} B: ${vs(target)}`);
+// What takes the space (sections, crates, modules, functions) is not cheap to compute (it re-runs
+// wasm-opt with names kept, ~15 s): scripts/size-breakdown.mjs does it on demand.
+console.log("  what takes the space: node scripts/size-breakdown.mjs (after this build)");
 if (total.gz > budget) {
   console.error(`size budget exceeded: ${total.gz} > ${budget} bytes gzip (wasm + JS glue)`);
   process.exit(1);
