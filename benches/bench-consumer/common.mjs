@@ -57,6 +57,9 @@ export function makeConsumer(subscribe) {
   stats.memoryBeforeRun = wasmMemoryBytes();
   stats.feedMs = 0;
   const store = new AgentStore({});
+  // As a UI does when it mounts: read the (empty) snapshot once. From then on the store builds
+  // the objects of finished tasks as they finish, so the read at the end is incremental.
+  store.getSnapshot();
   const extra = subscribe ? subscribe(store) : () => ({});
   return {
     push(chunk) {

@@ -137,6 +137,12 @@ struct Inner {
     frame_pending: bool,
     /// Task and artifact objects by revision (unchanged ones keep their identity).
     objects: ObjectCache,
+    /// A snapshot (or task/artifact object) was read: from then on, finished tasks and
+    /// artifacts get their objects built when the thread is idle (a later read builds only what
+    /// still changes, so reading at the end of a long stream is not a long task).
+    snapshot_read: bool,
+    /// An idle callback that builds finished objects is scheduled.
+    idle_build: bool,
     closed: bool,
 }
 
@@ -299,6 +305,10 @@ impl AgentStore {
             let sink_before = inner.sink.len();
             work(&mut inner);
             let changed = inner.visible_version() != before;
+            if changed && inner.snapshot_read && !inner.idle_build {
+                inner.idle_build = true;
+                schedule_idle_build(&self.inner);
+            }
             let hooks: Vec<Rc<dyn Fn()>> = if changed || inner.sink.len() != sink_before {
                 inner.change_hooks.clone()
             } else {
@@ -375,6 +385,69 @@ impl AgentStore {
     ) -> Result<js_sys::Function, JsValue> {
         let id = self.borrow_mut()?.add_handler(filter, Some(f), 0);
         Ok(unsubscribe_fn(&self.inner, id, false))
+    }
+}
+
+/// Builds the objects of finished tasks/artifacts when the thread is idle
+/// (`requestIdleCallback`, for as long as the deadline allows; `setTimeout` where there is
+/// none): never inside a burst of synchronous `feed()` calls, only between network chunks.
+fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
+    let weak = Rc::downgrade(inner);
+    let cb = Closure::once_into_js(move |deadline: JsValue| {
+        let Some(rc) = weak.upgrade() else { return };
+        let again = {
+            let Ok(mut i) = rc.try_borrow_mut() else {
+                return;
+            };
+            i.idle_build = false;
+            let remaining = js_sys::Reflect::get(&deadline, &"timeRemaining".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            let built = loop {
+                let Inner {
+                    objects, session, ..
+                } = &mut *i;
+                let b = objects
+                    .build_finished(session.store_mut(), 32)
+                    .unwrap_or_else(|e| {
+                        report_error(&e);
+                        false
+                    });
+                let left = remaining
+                    .as_ref()
+                    .and_then(|f| f.call0(&deadline).ok())
+                    .and_then(|v| v.as_f64())
+                    .unwrap_or(0.0);
+                if !b || left < 3.0 {
+                    break b;
+                }
+            };
+            if built && !i.idle_build && !i.closed {
+                i.idle_build = true;
+                true
+            } else {
+                false
+            }
+        };
+        if again {
+            schedule_idle_build(&rc);
+        }
+    });
+    let g = js_sys::global();
+    match js_sys::Reflect::get(&g, &"requestIdleCallback".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        Some(ric) => {
+            let _ = ric.call1(&g, &cb);
+        }
+        None => {
+            if let Ok(st) = js_sys::Reflect::get(&g, &"setTimeout".into())
+                .and_then(|f| f.dyn_into::<js_sys::Function>())
+            {
+                let _ = st.call2(&g, &cb, &JsValue::from_f64(0.0));
+            }
+        }
     }
 }
 
@@ -469,6 +542,8 @@ impl AgentStore {
                 batch_frames,
                 frame_pending: false,
                 objects: ObjectCache::default(),
+                snapshot_read: false,
+                idle_build: false,
                 closed: false,
             })),
         })
@@ -559,6 +634,7 @@ impl AgentStore {
     pub fn get_snapshot(&self) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
         let inner = &mut *guard;
+        inner.snapshot_read = true;
         let version = inner.visible_version();
         if let Some((v, snap)) = &inner.snapshot {
             if *v == version {
@@ -673,6 +749,7 @@ impl AgentStore {
     pub fn task(&self, id: &str) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
         let inner = &mut *guard;
+        inner.snapshot_read = true;
         inner.objects.task(inner.session.store_mut(), id)
     }
 
@@ -681,6 +758,7 @@ impl AgentStore {
     pub fn artifact(&self, id: &str) -> Result<JsValue, JsValue> {
         let mut guard = self.borrow_mut_any()?;
         let inner = &mut *guard;
+        inner.snapshot_read = true;
         inner.objects.artifact(inner.session.store_mut(), id)
     }
 

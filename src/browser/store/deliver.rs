@@ -217,6 +217,8 @@ pub(super) struct Batch {
     scratch: String,
     /// Strings already in the pool in this batch: (byte range in `text`, string number).
     interned: Vec<(u32, u32, u32)>,
+    /// Per role (context id, task id): the `interned` entry it matched last.
+    hints: [usize; 2],
     strings: u32,
     targets: Vec<u32>,
     sink_targets: Vec<u32>,
@@ -246,12 +248,17 @@ impl Batch {
         self.strings = 0;
     }
 
-    /// The number of ASCII string `s` in this batch's table, adding it if new.
-    fn intern(&mut self, s: &str) -> u32 {
-        for &(a, b, n) in self.interned.iter().rev() {
-            if &self.text[a as usize..b as usize] == s {
-                return n;
-            }
+    /// The number of ASCII string `s` in this batch's table, adding it if new. `role` (0:
+    /// context id, 1: task id) picks the entry tried first: the one this role used last.
+    fn intern(&mut self, s: &str, role: usize) -> u32 {
+        let text = self.text.as_bytes();
+        let same = |&(a, b, _): &(u32, u32, u32)| &text[a as usize..b as usize] == s.as_bytes();
+        if let Some(e) = self.interned.get(self.hints[role]).filter(|e| same(e)) {
+            return e.2;
+        }
+        if let Some(i) = self.interned.iter().rposition(same) {
+            self.hints[role] = i;
+            return self.interned[i].2;
         }
         let n = self.strings;
         self.strings += 1;
@@ -263,6 +270,7 @@ impl Batch {
             self.interned.remove(0);
         }
         self.interned.push((a as u32, self.text.len() as u32, n));
+        self.hints[role] = self.interned.len() - 1;
         n
     }
 
@@ -316,8 +324,8 @@ impl Batch {
                     && d.task_id.is_ascii()
                     && d.timestamp.is_ascii() =>
             {
-                let c = self.intern(&d.context_id);
-                let t = self.intern(&d.task_id);
+                let c = self.intern(&d.context_id, 0);
+                let t = self.intern(&d.task_id, 1);
                 let tag = if d.delta.is_ascii() {
                     self.text.push_str(&d.delta);
                     TAG_DELTA
