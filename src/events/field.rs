@@ -144,7 +144,7 @@ pub struct FieldSpec {
 }
 
 /// A type that can be a field of a canonical event.
-pub trait Field<'a>: Sized {
+pub trait Field<'a>: WriteField + Sized {
     /// How the JSON value is checked.
     const KIND: Kind;
     /// Whether an invalid value may be dropped (optional fields) instead of rejecting the event.
@@ -165,6 +165,11 @@ pub trait Field<'a>: Sized {
     fn missing() -> Option<Self> {
         Self::OPTIONAL.then(|| Self::from_slot(Slot::Null))
     }
+}
+
+/// Writing a field's value (object safe: one shared writer takes the fields of any event struct
+/// as `&dyn WriteField`).
+pub trait WriteField {
     /// Writes the value; returns false (writing nothing) when the field is absent.
     fn write(&self, out: &mut String) -> bool;
 }
@@ -221,6 +226,31 @@ pub(crate) fn decode_fields<'a>(
     !sink.failed
 }
 
+/// Appends `,"field":value` for every present field (`values` in `spec` order), then the
+/// members the protocol does not define (one shared copy for every event struct).
+pub(crate) fn write_fields(
+    spec: &[FieldSpec],
+    values: &[&dyn WriteField],
+    extra: &[(Str<'_>, Value<'_>)],
+    out: &mut String,
+) {
+    for (f, v) in spec.iter().zip(values) {
+        let mark = out.len();
+        out.push_str(",\"");
+        out.push_str(f.wire);
+        out.push_str("\":");
+        if !v.write(out) {
+            out.truncate(mark);
+        }
+    }
+    for (k, v) in extra {
+        out.push(',');
+        write_str(out, k);
+        out.push(':');
+        v.write(out);
+    }
+}
+
 impl<'a> Field<'a> for Str<'a> {
     const KIND: Kind = Kind::Str;
     fn from_slot(s: Slot<'a>) -> Self {
@@ -229,6 +259,9 @@ impl<'a> Field<'a> for Str<'a> {
             _ => Str::Borrowed(""),
         }
     }
+}
+
+impl WriteField for Str<'_> {
     fn write(&self, out: &mut String) -> bool {
         write_str(out, self);
         true
@@ -240,6 +273,9 @@ impl<'a> Field<'a> for bool {
     fn from_slot(s: Slot<'a>) -> Self {
         matches!(s, Slot::Bool(true))
     }
+}
+
+impl WriteField for bool {
     fn write(&self, out: &mut String) -> bool {
         out.push_str(if *self { "true" } else { "false" });
         true
@@ -254,6 +290,9 @@ impl<'a> Field<'a> for f64 {
             _ => 0.0,
         }
     }
+}
+
+impl WriteField for f64 {
     fn write(&self, out: &mut String) -> bool {
         write_number(out, *self);
         true
@@ -272,6 +311,9 @@ impl<'a> Field<'a> for u64 {
             _ => 0,
         }
     }
+}
+
+impl WriteField for u64 {
     fn write(&self, out: &mut String) -> bool {
         write_number(out, *self as f64);
         true
@@ -287,6 +329,9 @@ impl<'a> Field<'a> for Value<'a> {
             _ => Value::Null,
         }
     }
+}
+
+impl WriteField for Value<'_> {
     fn write(&self, out: &mut String) -> bool {
         self.write(out);
         true
@@ -317,6 +362,9 @@ impl<'a> Field<'a> for JsonObject<'a> {
             _ => JsonObject(Value::Object(Vec::new())),
         }
     }
+}
+
+impl WriteField for JsonObject<'_> {
     fn write(&self, out: &mut String) -> bool {
         self.0.write(out);
         true
@@ -331,6 +379,9 @@ impl<'a, T: Field<'a>> Field<'a> for Vec<T> {
             _ => Vec::new(),
         }
     }
+}
+
+impl<T: WriteField> WriteField for Vec<T> {
     fn write(&self, out: &mut String) -> bool {
         out.push('[');
         for (i, item) in self.iter().enumerate() {
@@ -356,6 +407,9 @@ impl<'a, T: Field<'a>> Field<'a> for Option<T> {
             s => Some(T::from_slot(s)),
         }
     }
+}
+
+impl<T: WriteField> WriteField for Option<T> {
     fn write(&self, out: &mut String) -> bool {
         match self {
             Some(v) => v.write(out),
@@ -399,6 +453,9 @@ macro_rules! str_enum {
                     _ => FIRST,
                 }
             }
+        }
+
+        impl $crate::events::field::WriteField for $name {
             fn write(&self, out: &mut String) -> bool {
                 $crate::json::write_str(out, self.as_str());
                 true

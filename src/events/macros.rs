@@ -50,20 +50,13 @@ macro_rules! canonical_events {
 
                 /// Appends `,"field":value` for every present field (after `kind`).
                 pub(crate) fn write_fields(&self, out: &mut String) {
-                    use $crate::events::field::Field;
-                    $(
-                        let mark = out.len();
-                        out.push_str(concat!(",\"", $wire, "\":"));
-                        if !Field::write(&self.$field, out) {
-                            out.truncate(mark);
-                        }
-                    )*
-                    for (k, v) in &self.extra {
-                        out.push(',');
-                        $crate::json::write_str(out, k);
-                        out.push(':');
-                        v.write(out);
-                    }
+                    use $crate::events::field::WriteField;
+                    $crate::events::field::write_fields(
+                        Self::SPEC,
+                        &[$( &self.$field as &dyn WriteField, )*],
+                        &self.extra,
+                        out,
+                    );
                 }
             }
         )*
