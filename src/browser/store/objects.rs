@@ -79,6 +79,10 @@ fn pick(
 /// How far past its cursor `build_finished` looks (tasks finish roughly in creation order).
 const FINISHED_WINDOW: usize = 64;
 
+/// A build call ships its buffers past this size (bounded memory for a first read of a big
+/// state, instead of one JSON text of everything).
+const MAX_BUILD_BYTES: usize = 512 * 1024;
+
 /// What one `awBuild` call creates.
 #[derive(Default)]
 struct Build {
@@ -91,6 +95,10 @@ struct Build {
 }
 
 impl Build {
+    fn bytes(&self) -> usize {
+        self.json.len() + self.ascii.len() + self.wide.len()
+    }
+
     fn item(&mut self, is_task: bool, pos: usize) {
         self.json
             .push(if self.items.is_empty() { '[' } else { ',' });
@@ -131,6 +139,9 @@ impl ObjectCache {
             };
             b.recs.extend_from_slice(&[kind, len as u32]);
             slot.view.content = content;
+            if b.bytes() > MAX_BUILD_BYTES {
+                self.ship(store, &mut b);
+            }
         }
         for &i in artifacts {
             let Some(slot) = store.artifacts.get(i) else {
@@ -142,9 +153,18 @@ impl ObjectCache {
             b.item(false, i);
             slot.view.write_json(&mut b.json);
             b.recs.extend_from_slice(&[0, 0]);
+            if b.bytes() > MAX_BUILD_BYTES {
+                self.ship(store, &mut b);
+            }
         }
+        self.ship(store, &mut b);
+        Ok(())
+    }
+
+    /// Builds the objects collected in `b` (one `awBuild` call) and empties it.
+    fn ship(&mut self, store: &Store, b: &mut Build) {
         if b.items.is_empty() {
-            return Ok(());
+            return;
         }
         b.json.push(']');
         let built = aw_build(&b.json, &b.ascii, &b.wide, &b.recs);
@@ -159,7 +179,11 @@ impl ObjectCache {
             }
             cache[i] = Some((rev, built.get(n as u32)));
         }
-        Ok(())
+        b.json.clear();
+        b.ascii.clear();
+        b.wide.clear();
+        b.recs.clear();
+        b.items.clear();
     }
 
     /// Incremental snapshots: builds (one call) the stale objects of up to `budget` finished
