@@ -52,7 +52,7 @@ enum Next {
     Call(Call),
 }
 
-fn js_message(e: &JsValue) -> String {
+pub(super) fn js_message(e: &JsValue) -> String {
     js_sys::Reflect::get(e, &JsValue::from_str("message"))
         .ok()
         .and_then(|m| m.as_string())
@@ -135,7 +135,7 @@ fn request(
         headers.set(k, v).map_err(|e| {
             (
                 "invalid-argument",
-                format!("header {k:?}: {}", js_message(&e)),
+                format!("header {}: {}", crate::json::Quoted(k), js_message(&e)),
             )
         })?;
     }
@@ -596,20 +596,35 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
         else {
             continue;
         };
-        let len = chunk.length() as usize;
-        buf.clear();
-        buf.resize(len, 0);
-        chunk.copy_to(&mut buf);
         if let Ok(mut c) = sh.conn.try_borrow_mut() {
             c.last_bytes_ms = now_ms();
         }
-        match sh.feed(&buf) {
-            Ok(n) => delivered |= n > 0,
-            Err(_) => return Outcome::Closed,
-        }
-        if sh.ended() {
-            let _ = reader.cancel();
-            return Outcome::Closed;
+        // Copied into wasm memory at most FEED_SLICE bytes at a time: the browser hands over
+        // whatever piled up while the page was busy (several MB on a loaded machine), and wasm
+        // memory, once grown, never shrinks.
+        let len = chunk.length();
+        let mut at = 0u32;
+        while at < len {
+            let end = len.min(at.saturating_add(FEED_SLICE));
+            buf.clear();
+            buf.resize((end - at) as usize, 0);
+            if at == 0 && end == len {
+                chunk.copy_to(&mut buf);
+            } else {
+                chunk.subarray(at, end).copy_to(&mut buf);
+            }
+            at = end;
+            match sh.feed(&buf) {
+                Ok(n) => delivered |= n > 0,
+                Err(_) => return Outcome::Closed,
+            }
+            if sh.ended() {
+                let _ = reader.cancel();
+                return Outcome::Closed;
+            }
         }
     }
 }
+
+/// The most bytes of a network chunk copied into wasm memory at once (256 KiB).
+const FEED_SLICE: u32 = 256 * 1024;
