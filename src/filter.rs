@@ -156,7 +156,12 @@ impl EventFilter {
                 "includeInternal" => {
                     f.include_internal = val.as_bool().ok_or_else(|| bad("a boolean"))?
                 }
-                other => return Err(format!("unknown filter field {other:?}")),
+                other => {
+                    return Err(format!(
+                        "unknown filter field {}",
+                        crate::json::Quoted(other)
+                    ))
+                }
             }
         }
         Ok(f)

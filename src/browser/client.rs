@@ -379,7 +379,8 @@ fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
             js_error(
                 "invalid-argument",
                 &format!(
-                    "options.dialect {name:?}: use auto, canonical, a2a, acp, unified or myagent"
+                    "options.dialect {}: use auto, canonical, a2a, acp, unified or myagent",
+                    crate::json::Quoted(&name)
                 ),
             )
         }),
@@ -397,8 +398,8 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
                 return Err(js_error(
                     "invalid-argument",
                     &format!(
-                        "options.message is for dialect a2a (message/stream) or myagent (user.message), not {:?}",
-                        d.as_str()
+                        "options.message is for dialect a2a (message/stream) or myagent (user.message), not {}",
+                        crate::json::Quoted(d.as_str())
                     ),
                 ))
             }
@@ -415,7 +416,8 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
             return Err(js_error(
                 "invalid-argument",
                 &format!(
-                    "options.transport {other:?}: use fetch, eventsource, websocket or manual"
+                    "options.transport {}: use fetch, eventsource, websocket or manual",
+                    crate::json::Quoted(other)
                 ),
             ))
         }
@@ -445,7 +447,10 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         Some(m) => {
             return Err(js_error(
                 "invalid-argument",
-                &format!("options.method {m:?}: use GET or POST"),
+                &format!(
+                    "options.method {}: use GET or POST",
+                    crate::json::Quoted(&m)
+                ),
             ))
         }
         None if body.is_some() => "POST".into(),
@@ -480,7 +485,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
                 .ok_or_else(|| {
                     js_error(
                         "invalid-argument",
-                        &format!("header {k:?} must be a string"),
+                        &format!("header {} must be a string", crate::json::Quoted(&k)),
                     )
                 })?;
             headers.push((k, v));
@@ -992,7 +997,7 @@ impl ClientInner {
         let Some((state, task_id, context_id, schema, options)) = found else {
             return Err(error_with(
                 "unknown-input",
-                &format!("no input request {input_id:?}"),
+                &format!("no input request {}", crate::json::Quoted(input_id)),
                 &id_js,
             ));
         };
@@ -1001,14 +1006,17 @@ impl ClientInner {
             RequestState::Answered => {
                 return Err(error_with(
                     "already-answered",
-                    &format!("input {input_id:?} was already answered"),
+                    &format!(
+                        "input {} was already answered",
+                        crate::json::Quoted(input_id)
+                    ),
                     &id_js,
                 ))
             }
             RequestState::Expired => {
                 return Err(error_with(
                     "expired",
-                    &format!("input {input_id:?} expired"),
+                    &format!("input {} expired", crate::json::Quoted(input_id)),
                     &id_js,
                 ))
             }
@@ -1026,8 +1034,9 @@ impl ClientInner {
             error_with(
                 "invalid-answer",
                 &format!(
-                    "the answer does not fit the request at {:?}: {}",
-                    e.path, e.message
+                    "the answer does not fit the request at {}: {}",
+                    crate::json::Quoted(&e.path),
+                    e.message
                 ),
                 &[
                     ("path", JsValue::from_str(&e.path)),
@@ -1038,7 +1047,10 @@ impl ClientInner {
         if !self.mark_sent(input_id) {
             return Err(error_with(
                 "already-answered",
-                &format!("input {input_id:?} was already answered from this client"),
+                &format!(
+                    "input {} was already answered from this client",
+                    crate::json::Quoted(input_id)
+                ),
                 &id_js,
             ));
         }
@@ -1406,7 +1418,7 @@ impl AgentClient {
         let Some(url) = url else {
             return Err(error_with(
                 "unknown-auth",
-                &format!("no auth request {auth_id:?}"),
+                &format!("no auth request {}", crate::json::Quoted(auth_id)),
                 &[],
             ));
         };
@@ -1463,7 +1475,7 @@ impl AgentClient {
             Ok(None) => {
                 return rejected(error_with(
                     "unknown-auth",
-                    &format!("no auth request {auth_id:?}"),
+                    &format!("no auth request {}", crate::json::Quoted(auth_id)),
                     &[],
                 ))
             }
@@ -1528,7 +1540,7 @@ impl AgentClient {
             Ok(None) => {
                 return rejected(error_with(
                     "unknown-task",
-                    &format!("no task {task_id:?}"),
+                    &format!("no task {}", crate::json::Quoted(task_id)),
                     &[],
                 ))
             }
@@ -1635,7 +1647,7 @@ impl AgentClient {
             Ok(None) => {
                 return rejected(error_with(
                     "unknown-input",
-                    &format!("no input request {input_id:?}"),
+                    &format!("no input request {}", crate::json::Quoted(input_id)),
                     &[],
                 ))
             }

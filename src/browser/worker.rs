@@ -238,7 +238,7 @@ impl WorkerClient {
         if auth.is_undefined() {
             return Err(js_error(
                 "unknown-auth",
-                &format!("no auth request {auth_id:?}"),
+                &format!("no auth request {}", crate::json::Quoted(auth_id)),
             ));
         }
         let url = js_sys::Reflect::get(&auth, &"authUrl".into())?;

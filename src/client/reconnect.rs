@@ -92,8 +92,8 @@ pub fn classify_response(
                 ResponseVerdict::Fail {
                     code: "bad-content-type",
                     message: format!(
-                        "the server answered with Content-Type {:?}, not text/event-stream",
-                        ct
+                        "the server answered with Content-Type {}, not text/event-stream",
+                        crate::json::Quoted(ct)
                     ),
                 }
             }
@@ -120,7 +120,10 @@ pub fn classify_response(
 pub fn parse_retry_after(v: &str, now_ms: f64) -> Option<f64> {
     let v = v.trim();
     let ms = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-        v.parse::<f64>().ok()? * 1000.0
+        // Digits only: fold them (saturating; the result is capped below anyway).
+        v.bytes()
+            .fold(0.0f64, |n, b| (n * 10.0 + f64::from(b - b'0')).min(1e12))
+            * 1000.0
     } else {
         (http_date_ms(v)? - now_ms).max(0.0)
     };
@@ -129,7 +132,7 @@ pub fn parse_retry_after(v: &str, now_ms: f64) -> Option<f64> {
 
 fn http_date_ms(v: &str) -> Option<f64> {
     // "Sun, 06 Nov 1994 08:49:37 GMT"
-    let rest = v.split_once(", ")?.1;
+    let rest = v.split_once(',')?.1.strip_prefix(' ')?;
     let mut parts = rest.split(' ');
     let day: i64 = parts.next()?.parse().ok()?;
     let month = match parts.next()? {

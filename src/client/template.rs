@@ -6,13 +6,14 @@
 pub fn expand(template: &str, base: &str, vars: &[(&str, &str)]) -> Result<String, String> {
     let mut out = String::with_capacity(template.len() + 64);
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let close = after
-            .find('}')
-            .ok_or_else(|| format!("unclosed '{{' in endpoint template {template:?}"))?;
-        let name = &after[..close];
+    while let Some((head, after)) = rest.split_once('{') {
+        out.push_str(head);
+        let (name, tail) = after.split_once('}').ok_or_else(|| {
+            format!(
+                "unclosed '{{' in endpoint template {}",
+                crate::json::Quoted(template)
+            )
+        })?;
         if name == "base" {
             out.push_str(base.trim_end_matches('/'));
         } else {
@@ -21,11 +22,14 @@ pub fn expand(template: &str, base: &str, vars: &[(&str, &str)]) -> Result<Strin
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| *v)
                 .ok_or_else(|| {
-                    format!("unknown placeholder {{{name}}} in endpoint template {template:?}")
+                    format!(
+                        "unknown placeholder {{{name}}} in endpoint template {}",
+                        crate::json::Quoted(template)
+                    )
                 })?;
             encode_component(value, &mut out);
         }
-        rest = &after[close + 1..];
+        rest = tail;
     }
     out.push_str(rest);
     Ok(out)

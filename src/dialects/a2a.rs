@@ -632,7 +632,11 @@ impl A2aDecoder {
         };
         let state = TaskState::parse(name);
         if state.is_none() {
-            let msg = format!("{name:?} is not one of {}", TaskState::NAMES.join(", "));
+            let msg = format!(
+                "{} is not one of {}",
+                crate::json::Quoted(name),
+                TaskState::NAMES.join(", ")
+            );
             sink.error(DiagCode::InvalidEnum, msg, &at.path(".status.state"));
         }
         state
@@ -1029,7 +1033,10 @@ impl A2aDecoder {
                 match p.get("kind").and_then(Value::as_str) {
                     Some(k) => sink.warn(
                         DiagCode::InvalidEnum,
-                        format!("{k:?} is not one of text, file, data (part ignored)"),
+                        format!(
+                            "{} is not one of text, file, data (part ignored)",
+                            crate::json::Quoted(k)
+                        ),
                         &format!("{ppath}.kind"),
                     ),
                     None => sink.require_warn(Some(p), "kind", "string", &format!("{ppath}.kind")),
@@ -1338,7 +1345,10 @@ impl A2aDecoder {
             if role != "user" {
                 sink.warn(
                     DiagCode::InvalidEnum,
-                    format!("{role:?} is not one of user, agent (kept as an unknown event)"),
+                    format!(
+                        "{} is not one of user, agent (kept as an unknown event)",
+                        crate::json::Quoted(role)
+                    ),
                     &at.path(".role"),
                 );
             }

@@ -265,7 +265,7 @@ impl AcpDecoder {
         let Some(status) = canonical_state(new) else {
             sink.error(
                 DiagCode::InvalidEnum,
-                format!("{new:?} is not a task state (submitted, working, input-required, auth-required, completed, failed, cancelled, rejected)"),
+                format!("{} is not a task state (submitted, working, input-required, auth-required, completed, failed, cancelled, rejected)", crate::json::Quoted(new)),
                 "$.data.new_state",
             );
             return;
@@ -683,7 +683,10 @@ impl AcpDecoder {
         if !matches!(status, "started" | "completed" | "failed") {
             sink.error(
                 DiagCode::InvalidEnum,
-                format!("{status:?} is not one of started, completed, failed"),
+                format!(
+                    "{} is not one of started, completed, failed",
+                    crate::json::Quoted(status)
+                ),
                 "$.data.status",
             );
             return;
@@ -852,7 +855,7 @@ impl AcpDecoder {
             }
             other => sink.warn(
                 DiagCode::InvalidEnum,
-                format!("tool_call status {other:?} is not one of pending, executing, succeeded, failed, cancelled (ignored)"),
+                format!("tool_call status {} is not one of pending, executing, succeeded, failed, cancelled (ignored)", crate::json::Quoted(other)),
                 "$.data.metadata.development-tool.tool_call.status",
             ),
         }

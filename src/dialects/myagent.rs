@@ -980,7 +980,7 @@ impl MyAgentDecoder {
             other => {
                 sink.warn(
                     DiagCode::InvalidEnum,
-                    format!("confirmation_type {other:?} is not one of approve, select, input (taken as approve)"),
+                    format!("confirmation_type {} is not one of approve, select, input (taken as approve)", crate::json::Quoted(other)),
                     "$.content.confirmation_type",
                 );
                 "confirmation"

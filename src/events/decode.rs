@@ -153,8 +153,9 @@ pub fn decode_entries<'a>(
         sink.warn(
             DiagCode::KindMismatch,
             format!(
-                "sse event type {:?} does not match kind {:?}",
-                cx.sse_type, kind
+                "sse event type {} does not match kind {}",
+                crate::json::Quoted(cx.sse_type),
+                crate::json::Quoted(kind.as_ref())
             ),
             "$.kind".to_owned(),
         );
@@ -255,7 +256,7 @@ fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
             Some(s) if timestamp::is_valid(s) => None,
             Some(s) => Some((
                 DiagCode::InvalidTimestamp,
-                format!("{s:?} is not an ISO 8601 date-time"),
+                format!("{} is not an ISO 8601 date-time", crate::json::Quoted(s)),
             )),
         },
         Rule::OneOf(names) => match v.as_str() {
@@ -263,7 +264,11 @@ fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
             Some(s) if names.contains(&s) => None,
             Some(s) => Some((
                 DiagCode::InvalidEnum,
-                format!("{s:?} is not one of {}", names.join(", ")),
+                format!(
+                    "{} is not one of {}",
+                    crate::json::Quoted(s),
+                    names.join(", ")
+                ),
             )),
         },
     }
@@ -337,7 +342,7 @@ fn check_semantics(ev: &AgentEvent<'_>, sink: &mut FieldSink) {
         if !timestamp::is_valid(ts) {
             sink.warn(
                 DiagCode::InvalidTimestamp,
-                format!("{ts:?} is not an ISO 8601 date-time"),
+                format!("{} is not an ISO 8601 date-time", crate::json::Quoted(ts)),
                 "$.timestamp".to_owned(),
             );
         }
@@ -413,7 +418,10 @@ fn check_semantics(ev: &AgentEvent<'_>, sink: &mut FieldSink) {
                 if !url::is_safe_to_open(u) {
                     sink.warn(
                         DiagCode::UnsafeUrl,
-                        format!("authUrl {:?} is not https (or http on localhost): it will not be opened", url::scheme_of(u)),
+                        format!(
+                            "authUrl {} is not https (or http on localhost): it will not be opened",
+                            crate::json::Quoted(&url::scheme_of(u))
+                        ),
                         "$.authUrl".to_owned(),
                     );
                 }

@@ -85,7 +85,11 @@ impl Kind {
                 Some(i) => Ok(Slot::Enum(i)),
                 None => Err(Problem {
                     code: DiagCode::InvalidEnum,
-                    message: format!("{:?} is not one of {}", &*s, names.join(", ")),
+                    message: format!(
+                        "{} is not one of {}",
+                        crate::json::Quoted(s.as_ref()),
+                        names.join(", ")
+                    ),
                 }),
             },
             (Kind::List(item), Value::Array(items)) => {

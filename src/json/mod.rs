@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+mod number;
 mod parse;
 mod write;
 
@@ -142,6 +143,21 @@ impl<'a> Value<'a> {
 impl fmt::Display for Value<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_json())
+    }
+}
+
+/// `s` quoted as a JSON string, for messages: `format!("{}", Quoted(s))` writes `"a\"b"`.
+///
+/// Used instead of `{:?}` on strings, whose escaping needs Unicode tables (~10 KB of the wasm):
+/// the output is the same for printable text, and JSON-escaped (`\u001b`) for control characters.
+#[derive(Clone, Copy)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(self.0.len() + 2);
+        write::write_str(&mut s, self.0);
+        f.write_str(&s)
     }
 }
 

@@ -379,7 +379,7 @@ impl<'a> Parser<'a> {
             return Ok(if negative { -v } else { v });
         }
         let text = self.text.get(start..self.pos).unwrap_or("0");
-        text.parse::<f64>().map_err(|_| JsonError {
+        super::number::parse_f64(text).ok_or(JsonError {
             kind: JsonErrorKind::InvalidNumber,
             offset: start,
         })

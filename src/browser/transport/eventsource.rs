@@ -83,7 +83,7 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
     // distinct name, plus "message" for streams that send no event field.
     let mut names: Vec<String> = KINDS
         .iter()
-        .map(|k| k.trim_start_matches("internal:").to_owned())
+        .map(|k| k.strip_prefix("internal:").unwrap_or(k).to_owned())
         .collect();
     names.push("message".to_owned());
     names.sort();
@@ -149,7 +149,7 @@ impl EsHandle {
     fn add(&mut self, name: &str, cb: Listener) -> Result<(), String> {
         self.source
             .add_event_listener_with_callback(name, cb.as_ref().unchecked_ref())
-            .map_err(|_| format!("cannot listen to {name:?}"))?;
+            .map_err(|_| format!("cannot listen to {}", crate::json::Quoted(name)))?;
         self.listeners.push((name.to_owned(), cb));
         Ok(())
     }

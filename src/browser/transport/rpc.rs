@@ -182,8 +182,13 @@ pub async fn post(sh: &Shared, url: &str, body: &str) -> Result<Reply, JsValue> 
     if sh.opts.credentials.as_deref() == Some("include") {
         init.set_credentials(web_sys::RequestCredentials::Include);
     }
-    let req = web_sys::Request::new_with_str_and_init(url, &init)
-        .map_err(|e| fail(format!("bad endpoint URL {url:?}"), Some(e), None))?;
+    let req = web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| {
+        fail(
+            format!("bad endpoint URL {}", crate::json::Quoted(url)),
+            Some(e),
+            None,
+        )
+    })?;
     let resp = JsFuture::from(fetch_request(&req))
         .await
         .map_err(|e| fail(format!("could not reach {url}"), Some(e), None))?;

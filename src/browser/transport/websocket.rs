@@ -81,9 +81,9 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let socket =
         web_sys::WebSocket::new_with_str_sequence(&sh.opts.url, &protocols).map_err(|e| {
             format!(
-                "cannot open WebSocket {:?}: {:?}",
-                sh.opts.url,
-                e.as_string()
+                "cannot open WebSocket {}: {}",
+                crate::json::Quoted(&sh.opts.url),
+                super::fetch::js_message(&e)
             )
         })?;
     socket.set_binary_type(web_sys::BinaryType::Arraybuffer);
