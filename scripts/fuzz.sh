@@ -2,7 +2,7 @@
 # Runs the cargo-fuzz targets (fuzz/) one after another, each for --time seconds (default 30),
 # single process, and prints executions, exec/s and coverage per target.
 #
-#   bash scripts/fuzz.sh [--time SECS] [target...]     targets: sse decode dialects store
+#   bash scripts/fuzz.sh [--time SECS] [target...]     targets: sse decode dialects store number
 #
 # Seed corpora are (re)built from the repository's test data into fuzz/corpus/<target>/ (SSE
 # vectors, recordings, dialect recordings; generated, not committed) and kept between runs, so
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
-ALL=(sse decode dialects store)
+ALL=(sse decode dialects store number)
 TIME=30
 TARGETS=()
 while [[ $# -gt 0 ]]; do
@@ -93,6 +93,10 @@ for name, h in dialects.items():
         put("dialects", bytes([h | 8]) + data)
         put("dialects", bytes([4 | 8]) + data)
 os.makedirs(os.path.join(root, "store"), exist_ok=True)
+for n in ["0", "-0", "0.42", "1.5e3", "12345678901234567890", "9007199254740993", "1e23",
+          "1.7976931348623157e308", "1e309", "4.9e-324", "2.4703282292062328e-324", "1e-400",
+          "2.2250738585072011e-308", "1.00000000000000011102230246251565404236316680908203125"]:
+    put("number", n.encode())
 PY
 
 echo "fuzz: building the targets (nightly, release, debug assertions, address sanitizer)"
