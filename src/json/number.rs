@@ -61,6 +61,26 @@ pub(crate) fn parse_f64(text: &str) -> Option<f64> {
     // Significant digits: leading zeros dropped, the decimal point moved into the exponent.
     exp -= frac_part.len() as i64;
     let all = int_part.iter().chain(frac_part).copied();
+    // The fast path without allocating: at most 15 significant digits, exponent within ±22.
+    let (mut m, mut n) = (0u64, 0usize);
+    for d in all.clone() {
+        if n == 0 && d == b'0' {
+            continue;
+        }
+        n += 1;
+        if n > 15 {
+            break;
+        }
+        m = m * 10 + u64::from(d - b'0');
+    }
+    if n <= 15 && (-22..=22).contains(&exp) {
+        let p = POW10
+            .get(exp.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(1.0);
+        let v = if exp < 0 { m as f64 / p } else { m as f64 * p };
+        return Some(if negative { -v } else { v });
+    }
     let mut digits: Vec<u8> = Vec::new();
     let mut dropped = 0i64; // digits beyond MAX_DIGITS
     let mut sticky = false;
