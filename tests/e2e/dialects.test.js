@@ -415,6 +415,47 @@ export const tests = {
     return out.join(" ");
   },
 
+  /**
+   * Auto-detection all the way (no `dialect` option): the answers go out in the detected
+   * dialect's own way (A2A message/stream to endpoints.rpc, ACP tasks/provideInputAndContinue,
+   * Unified through the protocol-000 endpoints, MyAgent user.response) and a dropped connection
+   * resumes in it (Last-Event-ID; MyAgent user.reconnect with last_seq): the state equals the run
+   * with the dialect set and no drops.
+   */
+  async dialect_auto_answers_and_resumes_in_the_detected_dialect(aw) {
+    const out = [];
+    for (const d of ["a2a", "acp", "unified"]) {
+      const url = (f) => `/api/stream?dialect=${d}&scenario=main&seed=${SEED}&speed=0&retry=20${f}`;
+      const rpc = d === "a2a" ? { endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
+      const fixed = await runAnswered(aw, { url: url(""), dialect: d, ...rpc }, `${d} fixed`);
+      const auto = await runAnswered(aw, { url: url("&faults=dropEvery=25"), ...rpc }, `${d} auto`);
+      eq(auto.client.dialect, d, `${d}: detected`);
+      const drops = auto.states.filter((s) => s.startsWith("reconnecting")).length;
+      assert(drops >= 1, `${d}: it dropped (${auto.states})`);
+      eq(auto.results.length, 2, `${d}: approval and sign-in answered: ${auto.results}`);
+      assertAllClosed(auto.client, `${d} auto`);
+      sameState(auto.client, fixed.client, `${d}: auto + drops = fixed dialect, clean`);
+      eq(dialectErrors(auto.client), [], `${d}: no error diagnostics`);
+      out.push(`${d}: ${drops} drops`);
+      fixed.client.close();
+      auto.client.close();
+    }
+    // MyAgent: detected from system.connected (start=connect: the server starts the run itself).
+    const ws = (f) => `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0&start=connect${f}`;
+    const clean = await runAnswered(aw, { url: ws(""), transport: "websocket" }, "myagent auto clean");
+    const dropped = await runAnswered(aw, { url: ws("&faults=drop=40,dup=10"), transport: "websocket", ackIntervalMs: 20 }, "myagent auto dropped");
+    eq(clean.client.dialect, "myagent", "myagent: detected");
+    eq(dropped.client.dialect, "myagent", "myagent: detected after drops");
+    assert(dropped.states.some((s) => s.startsWith("reconnecting")), `myagent: it dropped: ${dropped.states}`);
+    assert(clean.results.length >= 1 && dropped.results.length === clean.results.length, `myagent: answered with user.response: ${clean.results} / ${dropped.results}`);
+    assertAllClosed(dropped.client, "myagent auto");
+    sameState(dropped.client, clean.client, "myagent: auto + drops + duplicates = auto clean");
+    out.push(`myagent: ${dropped.states.filter((s) => s.startsWith("reconnecting")).length} drops`);
+    clean.client.close();
+    dropped.client.close();
+    return out.join("; ");
+  },
+
   async dialect_malformed_events_become_diagnostics_and_the_stream_continues(aw) {
     const out = [];
     for (const d of ["a2a", "acp", "unified"]) {
