@@ -68,6 +68,13 @@ impl Kind {
         match (self, v) {
             (Kind::Str, Value::String(s)) => Ok(Slot::Str(s)),
             (Kind::Bool, Value::Bool(b)) => Ok(Slot::Bool(b)),
+            // A literal such as 1e999 parses to infinity (as in `JSON.parse`), which JSON
+            // cannot write back (`JSON.stringify` gives null): it would reach the app as null
+            // where the type promises a number.
+            (Kind::Number, Value::Number(n)) if !n.is_finite() => Err(Problem {
+                code: DiagCode::OutOfRange,
+                message: "expected a number, found one beyond the range of a double".to_owned(),
+            }),
             (Kind::Number, Value::Number(n)) => Ok(Slot::Number(n)),
             (Kind::Whole, Value::Number(n)) => {
                 if n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n) {
