@@ -38,6 +38,29 @@ pub fn online() -> bool {
         .unwrap_or(true)
 }
 
+/// Lets the browser run what is waiting (input, rendering, other tasks) before continuing:
+/// `scheduler.yield()` where there is one (Chromium 129+; the continuation keeps its priority),
+/// else a zero-delay timer.
+pub async fn yield_to_browser() {
+    let scheduler = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("scheduler"))
+        .ok()
+        .filter(JsValue::is_object);
+    let promise = scheduler
+        .and_then(|s| {
+            let f = js_sys::Reflect::get(&s, &JsValue::from_str("yield"))
+                .ok()?
+                .dyn_into::<js_sys::Function>()
+                .ok()?;
+            f.call0(&s).ok()?.dyn_into::<js_sys::Promise>().ok()
+        })
+        .unwrap_or_else(|| {
+            js_sys::Promise::new(&mut |resolve, _reject| {
+                let _ = set_timeout(&resolve, 0.0);
+            })
+        });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// A pending wait (timer and/or the `online` event) that `cancel` ends early.
 pub struct Wait {
     resolve: js_sys::Function,

@@ -390,7 +390,8 @@ impl AgentStore {
 
 /// Builds the objects of finished tasks/artifacts when the thread is idle
 /// (`requestIdleCallback`, for as long as the deadline allows; `setTimeout` where there is
-/// none): never inside a burst of synchronous `feed()` calls, only between network chunks.
+/// none): never inside a burst of synchronous `feed()` calls, only between network chunks. A
+/// stream that keeps the thread busy gets BUSY_BUILD_MS of building every IDLE_TIMEOUT_MS.
 fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
     let weak = Rc::downgrade(inner);
     let cb = Closure::once_into_js(move |deadline: JsValue| {
@@ -403,6 +404,14 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
             let remaining = js_sys::Reflect::get(&deadline, &"timeRemaining".into())
                 .ok()
                 .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            // Called because the thread was never idle for IDLE_TIMEOUT_MS (a stream keeping it
+            // busy): build for a few milliseconds of wall time instead, so the objects do not all
+            // pile up for the next read.
+            let busy = js_sys::Reflect::get(&deadline, &"didTimeout".into())
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            let started = crate::browser::global::now_ms();
             let built = loop {
                 let Inner {
                     objects, session, ..
@@ -413,11 +422,15 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                         report_error(&e);
                         false
                     });
-                let left = remaining
-                    .as_ref()
-                    .and_then(|f| f.call0(&deadline).ok())
-                    .and_then(|v| v.as_f64())
-                    .unwrap_or(0.0);
+                let left = if busy {
+                    BUSY_BUILD_MS + 3.0 - (crate::browser::global::now_ms() - started)
+                } else {
+                    remaining
+                        .as_ref()
+                        .and_then(|f| f.call0(&deadline).ok())
+                        .and_then(|v| v.as_f64())
+                        .unwrap_or(0.0)
+                };
                 if !b || left < 3.0 {
                     break b;
                 }
@@ -439,7 +452,13 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
     {
         Some(ric) => {
-            let _ = ric.call1(&g, &cb);
+            let opts = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(
+                &opts,
+                &"timeout".into(),
+                &JsValue::from_f64(IDLE_TIMEOUT_MS),
+            );
+            let _ = ric.call2(&g, &cb, &opts);
         }
         None => {
             if let Ok(st) = js_sys::Reflect::get(&g, &"setTimeout".into())
@@ -450,6 +469,11 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
         }
     }
 }
+
+/// How long the building of finished objects waits for an idle period before it runs anyway.
+const IDLE_TIMEOUT_MS: f64 = 50.0;
+/// Wall time spent building when it runs without an idle period.
+const BUSY_BUILD_MS: f64 = 4.0;
 
 /// Calls the listeners once at the next frame (batch mode).
 fn schedule_frame(inner: &Rc<RefCell<Inner>>) {

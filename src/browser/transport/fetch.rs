@@ -13,7 +13,7 @@
 
 use super::rpc::{self, Call};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
-use crate::browser::global::{fetch_request, now_ms, Interval};
+use crate::browser::global::{fetch_request, now_ms, yield_to_browser, Interval};
 use crate::client::reconnect::{classify_response, ResponseVerdict};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -555,6 +555,9 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
     });
     let mut buf: Vec<u8> = Vec::new();
     let mut delivered = false;
+    // When this loop last let the browser run: reads of data already queued resolve as
+    // microtasks, so a burst would otherwise be parsed in one long task (no input, no frames).
+    let mut busy_since = now_ms();
     let done_key = JsValue::from_str("done");
     let value_key = JsValue::from_str("value");
     loop {
@@ -622,9 +625,20 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
                 let _ = reader.cancel();
                 return Outcome::Closed;
             }
+            if now_ms() - busy_since >= YIELD_AFTER_MS {
+                yield_to_browser().await;
+                busy_since = now_ms();
+                if sh.ended() {
+                    let _ = reader.cancel();
+                    return Outcome::Closed;
+                }
+            }
         }
     }
 }
+
+/// Parsing time after which the read loop yields to the browser (keeps tasks under 50 ms).
+const YIELD_AFTER_MS: f64 = 30.0;
 
 /// The most bytes of a network chunk copied into wasm memory at once (256 KiB).
 const FEED_SLICE: u32 = 256 * 1024;
