@@ -127,6 +127,20 @@ async function runAnswered(aw, options, what, until_ = null) {
   return { client, states, results, answered: answers.done };
 }
 
+/**
+ * The main scenario in SSE dialect `d`, answered: once clean with the dialect set, once with the
+ * connection dropped every 25 events (dialect set, or left to auto-detection with `auto`).
+ */
+async function cleanAndDropped(aw, d, { auto }) {
+  const url = (f) => `/api/stream?dialect=${d}&scenario=main&seed=${SEED}&speed=0&retry=20${f}`;
+  const rpc = d === "a2a" ? { endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
+  const clean = await runAnswered(aw, { url: url(""), dialect: d, ...rpc }, `${d} clean`);
+  const dropped = await runAnswered(aw, { url: url("&faults=dropEvery=25"), ...(auto ? {} : { dialect: d }), ...rpc }, `${d} dropped${auto ? " (auto)" : ""}`);
+  const drops = dropped.states.filter((s) => s.startsWith("reconnecting")).length;
+  assert(drops >= 1, `${d}: it dropped (${dropped.states})`);
+  return { clean, dropped, drops };
+}
+
 function assertAllClosed(client, what) {
   const snap = client.getSnapshot();
   // Answered in time: the locally closed requests sit on the stream's timeline.
@@ -379,12 +393,7 @@ export const tests = {
   async dialect_sse_dialects_resume_after_drops_like_the_clean_run(aw) {
     const out = [];
     for (const d of ["a2a", "acp", "unified"]) {
-      const url = (f) => `/api/stream?dialect=${d}&scenario=main&seed=${SEED}&speed=0&retry=20${f}`;
-      const rpc = d === "a2a" ? { endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
-      const clean = await runAnswered(aw, { url: url(""), dialect: d, ...rpc }, `${d} clean`);
-      const dropped = await runAnswered(aw, { url: url("&faults=dropEvery=25"), dialect: d, ...rpc }, `${d} dropped`);
-      const drops = dropped.states.filter((s) => s.startsWith("reconnecting")).length;
-      assert(drops >= 1, `${d}: it dropped (${dropped.states})`);
+      const { clean, dropped, drops } = await cleanAndDropped(aw, d, { auto: false });
       sameState(dropped.client, clean.client, `${d}: dropped = clean`);
       eq(rootOf(dropped.client, "").content, rootOf(clean.client, "").content, `${d}: no text twice`);
       out.push(`${d}: ${drops} drops`);
@@ -425,13 +434,8 @@ export const tests = {
   async dialect_auto_answers_and_resumes_in_the_detected_dialect(aw) {
     const out = [];
     for (const d of ["a2a", "acp", "unified"]) {
-      const url = (f) => `/api/stream?dialect=${d}&scenario=main&seed=${SEED}&speed=0&retry=20${f}`;
-      const rpc = d === "a2a" ? { endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
-      const fixed = await runAnswered(aw, { url: url(""), dialect: d, ...rpc }, `${d} fixed`);
-      const auto = await runAnswered(aw, { url: url("&faults=dropEvery=25"), ...rpc }, `${d} auto`);
+      const { clean: fixed, dropped: auto, drops } = await cleanAndDropped(aw, d, { auto: true });
       eq(auto.client.dialect, d, `${d}: detected`);
-      const drops = auto.states.filter((s) => s.startsWith("reconnecting")).length;
-      assert(drops >= 1, `${d}: it dropped (${auto.states})`);
       eq(auto.results.length, 2, `${d}: approval and sign-in answered: ${auto.results}`);
       assertAllClosed(auto.client, `${d} auto`);
       sameState(auto.client, fixed.client, `${d}: auto + drops = fixed dialect, clean`);
