@@ -11,6 +11,7 @@
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, js_error};
 use super::global::{next_frame, report_error};
+use crate::events::Redactor;
 use crate::filter::EventFilter;
 use crate::json::WriteJson;
 use crate::pipeline::Session;
@@ -47,10 +48,25 @@ export interface AgentStoreOptions {
     maxPendingChunks?: number;
     /** Thoughts kept per task. Default 1,000. */
     maxThoughtsPerTask?: number;
+    /** Status changes kept in a task's history (oldest dropped; `status` stays current). Default 1,000. */
+    maxHistoryPerTask?: number;
+    /** Tool calls kept per task (later ones are ignored). Default 10,000. */
+    maxToolsPerTask?: number;
+    /** Input plus auth requests kept per task (later ones are ignored). Default 1,000. */
+    maxRequestsPerTask?: number;
     /** Diagnostics kept. Default 1,000. */
     maxDiagnostics?: number;
     /** Raw events kept in the debug ring (0 = off). Default 0. */
     rawLogEvents?: number;
+    /** SSE ids remembered to recognise events a server replays after a reconnect. Default 65,536. */
+    dedupeWindow?: number;
+    /**
+     * Member names whose values are replaced by `"[redacted]"` in diagnostics (`raw`) and the
+     * raw-event ring, at any depth; matched case-insensitively, ignoring `-`/`_`, as a suffix
+     * (`"token"` also covers `access_token`). Default: password, passwd, secret, token, api_key,
+     * authorization, cookie, private_key. `[]` turns redaction off. Events reach the app as sent.
+     */
+    redactKeys?: string[];
     /**
      * `"frame"`: `subscribe` listeners are called at most once per animation frame with the
      * coalesced change (event handlers from `on` stay per event). Default `"none"`: after every
@@ -219,9 +235,39 @@ pub(crate) fn read_options(options: &JsValue) -> Result<(SseConfig, Limits), JsV
     set!(l.max_dataset_rows, "maxDatasetRows");
     set!(l.max_pending_chunks, "maxPendingChunks");
     set!(l.max_thoughts_per_task, "maxThoughtsPerTask");
+    set!(l.max_history_per_task, "maxHistoryPerTask");
+    set!(l.max_tools_per_task, "maxToolsPerTask");
+    set!(l.max_requests_per_task, "maxRequestsPerTask");
     set!(l.max_diagnostics, "maxDiagnostics");
     set!(l.raw_log_events, "rawLogEvents");
+    set!(l.dedupe_window, "dedupeWindow");
     Ok((sse, l))
+}
+
+/// `options.redactKeys` (an array of strings), `None` when absent (the default list applies).
+pub(crate) fn read_redactor(options: &JsValue) -> Result<Option<Redactor>, JsValue> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let v = js_sys::Reflect::get(options, &JsValue::from_str("redactKeys"))
+        .unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    let bad = || {
+        js_error(
+            "invalid-argument",
+            "options.redactKeys must be an array of strings",
+        )
+    };
+    if !js_sys::Array::is_array(&v) {
+        return Err(bad());
+    }
+    let names = js_sys::Array::from(&v)
+        .iter()
+        .map(|k| k.as_string().ok_or_else(bad))
+        .collect::<Result<Vec<String>, JsValue>>()?;
+    Ok(Some(Redactor::new(names)))
 }
 
 impl Inner {
@@ -547,9 +593,13 @@ impl AgentStore {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let (sse, limits) = read_options(&options)?;
         let batch_frames = read_batch(&options)?;
+        let mut session = Session::new(sse, limits);
+        if let Some(r) = read_redactor(&options)? {
+            session.store_mut().set_redactor(r);
+        }
         Ok(AgentStore {
             inner: Rc::new(RefCell::new(Inner {
-                session: Session::new(sse, limits),
+                session,
                 next_id: 0,
                 listeners: Vec::new(),
                 handlers: Vec::new(),

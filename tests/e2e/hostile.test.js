@@ -533,6 +533,63 @@ export const tests = {
    * authUrl() and openAuth() refuse each with code `unsafe-url` (window.open never called),
    * each is an `unsafe-url` diagnostic, and the run goes on to the clean run's other state.
    */
+  /**
+   * Every limit and the redaction list are options of the JavaScript constructors: a store with
+   * maxToolsPerTask 1, maxHistoryPerTask 2 and maxRequestsPerTask 1 reports each limit once and
+   * keeps what it allows; redactKeys replaces the default list (a custom key redacted, `token`
+   * no longer), [] turns it off; a wrong type is an invalid-argument error.
+   */
+  async limits_and_redaction_are_javascript_options(aw) {
+    const ev = (o) => `data: ${JSON.stringify({ contextId: "c", taskId: "t", timestamp: "2025-11-06T14:00:00Z", ...o })}\n\n`;
+    const stream = [
+      ev({ kind: "task-created", initiator: "user" }),
+      ev({ kind: "task-status", status: "working" }),
+      ev({ kind: "task-status", status: "waiting-input" }),
+      ev({ kind: "task-status", status: "working" }),
+      ev({ kind: "tool-start", toolCallId: "a", toolName: "one", arguments: {} }),
+      ev({ kind: "tool-start", toolCallId: "b", toolName: "two", arguments: {} }),
+      ev({ kind: "input-required", inputId: "i1", prompt: "ok?", inputType: "confirmation", requireUser: true }),
+      ev({ kind: "input-required", inputId: "i2", prompt: "sure?", inputType: "confirmation", requireUser: true }),
+      // A bad event carrying secrets: its diagnostic keeps the raw text, redacted.
+      `data: {"kind":"content-delta","contextId":"c","taskId":"t","index":"x","delta":"d","timestamp":"2025-11-06T14:00:00Z","sessionNote":"hush","token":"tok-123","password":"pw-456"}\n\n`,
+    ].join("");
+    const store = new aw.AgentStore({ maxToolsPerTask: 1, maxHistoryPerTask: 2, maxRequestsPerTask: 1, dedupeWindow: 16, redactKeys: ["sessionNote", "password"] });
+    store.feedText(stream);
+    const snap = store.getSnapshot();
+    const task = snap.tasks[0];
+    eq(task.tools.map((t) => t.name), ["one"], "maxToolsPerTask: the second tool call is ignored");
+    eq(task.history.map((h) => h.status), ["waiting-input", "working"], "maxHistoryPerTask: the oldest change dropped");
+    eq(task.status, "working", "the status stays current");
+    eq(task.inputs.map((i) => i.id), ["i1"], "maxRequestsPerTask: the second request is ignored");
+    const limits = snap.diagnostics.filter((d) => d.code === "limit-exceeded");
+    eq(limits.length, 3, `one limit-exceeded per limit: ${limits.map((d) => d.message)}`);
+    eq(snap.diagnostics.map((d) => d.code).sort(), ["invalid-type", "limit-exceeded", "limit-exceeded", "limit-exceeded"], "nothing else reported");
+    const bad = snap.diagnostics.find((d) => d.code === "invalid-type");
+    assert(bad, `the bad event's diagnostic: ${JSON.stringify(snap.diagnostics)}`);
+    assert(!bad.raw.includes("hush") && !bad.raw.includes("pw-456"), `custom keys redacted: ${bad.raw}`);
+    assert(bad.raw.includes("[redacted]"), `shown as [redacted]: ${bad.raw}`);
+    assert(bad.raw.includes("tok-123"), `the list replaced the default one (token not in it): ${bad.raw}`);
+    store.free();
+    const plain = new aw.AgentStore({ redactKeys: [] });
+    plain.feedText(stream);
+    assert(plain.getSnapshot().diagnostics.some((d) => (d.raw ?? "").includes("pw-456")), "[] turns redaction off");
+    plain.free();
+    const defaults = new aw.AgentStore();
+    defaults.feedText(stream);
+    const raw = defaults.getSnapshot().diagnostics.find((d) => d.code === "invalid-type").raw;
+    assert(!raw.includes("tok-123") && !raw.includes("pw-456") && raw.includes("hush"), `default list: ${raw}`);
+    defaults.free();
+    const decoder = new aw.StreamDecoder({ redactKeys: ["sessionNote"] });
+    const decoded = JSON.stringify(decoder.feed(new TextEncoder().encode(stream)));
+    assert(!decoded.includes("hush") && decoded.includes("pw-456"), "StreamDecoder takes redactKeys too");
+    for (const options of [{ redactKeys: "token" }, { redactKeys: [1] }, { maxToolsPerTask: -1 }, { dedupeWindow: 1.5 }]) {
+      let code = null;
+      try { new aw.AgentStore(options); } catch (e) { code = e.code; }
+      eq(code, "invalid-argument", `${JSON.stringify(options)} is refused`);
+    }
+    return `${limits.length} limits; ${bad.raw.slice(0, 120)}`;
+  },
+
   async unsafe_auth_urls_javascript_data_and_lookalikes_are_refused(aw) {
     const q = "scenario=quick&seed=15&speed=0";
     const ref = await reference(aw, q);

@@ -57,3 +57,10 @@ export function wrongWorker(client: WorkerClient): void {
   const done: boolean = client.respond("i", 1);
   console.log(done);
 }
+
+export function wrongOptions(): void {
+  // @ts-expect-error redactKeys is a list of member names
+  new AgentStore({ redactKeys: "password" });
+  // @ts-expect-error limits are numbers
+  new AgentStore({ maxHistoryPerTask: "10" });
+}
