@@ -121,12 +121,18 @@ fn check(schema: &Value<'_>, value: &Value<'_>, path: &mut String) -> Result<(),
             let len = s.chars().count() as f64;
             if let Some(min) = num(schema, "minLength") {
                 if len < min {
-                    return fail(path, format!("must be at least {min} characters long"));
+                    return fail(
+                        path,
+                        format!("must be at least {} characters long", crate::json::Num(min)),
+                    );
                 }
             }
             if let Some(max) = num(schema, "maxLength") {
                 if len > max {
-                    return fail(path, format!("must be at most {max} characters long"));
+                    return fail(
+                        path,
+                        format!("must be at most {} characters long", crate::json::Num(max)),
+                    );
                 }
             }
         }
@@ -172,28 +178,31 @@ fn check_number(schema: &Value<'_>, n: f64, path: &str) -> Result<(), SchemaErro
     let excl_bool = |k: &str| schema.get(k).and_then(Value::as_bool) == Some(true);
     if let Some(min) = num(schema, "minimum") {
         if n < min || (excl_bool("exclusiveMinimum") && n == min) {
-            return fail(path, format!("must be >= {min}"));
+            return fail(path, format!("must be >= {}", crate::json::Num(min)));
         }
     }
     if let Some(max) = num(schema, "maximum") {
         if n > max || (excl_bool("exclusiveMaximum") && n == max) {
-            return fail(path, format!("must be <= {max}"));
+            return fail(path, format!("must be <= {}", crate::json::Num(max)));
         }
     }
     if let Some(min) = num(schema, "exclusiveMinimum") {
         if n <= min {
-            return fail(path, format!("must be > {min}"));
+            return fail(path, format!("must be > {}", crate::json::Num(min)));
         }
     }
     if let Some(max) = num(schema, "exclusiveMaximum") {
         if n >= max {
-            return fail(path, format!("must be < {max}"));
+            return fail(path, format!("must be < {}", crate::json::Num(max)));
         }
     }
     if let Some(m) = num(schema, "multipleOf").filter(|m| *m > 0.0) {
         let q = n / m;
         if (q - q.round()).abs() > 1e-9 {
-            return fail(path, format!("must be a multiple of {m}"));
+            return fail(
+                path,
+                format!("must be a multiple of {}", crate::json::Num(m)),
+            );
         }
     }
     Ok(())
@@ -207,12 +216,18 @@ fn check_array(
     let len = items.len() as f64;
     if let Some(min) = num(schema, "minItems") {
         if len < min {
-            return fail(path, format!("must have at least {min} items"));
+            return fail(
+                path,
+                format!("must have at least {} items", crate::json::Num(min)),
+            );
         }
     }
     if let Some(max) = num(schema, "maxItems") {
         if len > max {
-            return fail(path, format!("must have at most {max} items"));
+            return fail(
+                path,
+                format!("must have at most {} items", crate::json::Num(max)),
+            );
         }
     }
     if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
@@ -251,12 +266,18 @@ fn check_object(
     let count = members.len() as f64;
     if let Some(min) = num(schema, "minProperties") {
         if count < min {
-            return fail(path, format!("must have at least {min} members"));
+            return fail(
+                path,
+                format!("must have at least {} members", crate::json::Num(min)),
+            );
         }
     }
     if let Some(max) = num(schema, "maxProperties") {
         if count > max {
-            return fail(path, format!("must have at most {max} members"));
+            return fail(
+                path,
+                format!("must have at most {} members", crate::json::Num(max)),
+            );
         }
     }
     if let Some(Value::Array(required)) = schema.get("required") {

@@ -477,7 +477,7 @@ impl A2aDecoder {
         });
         let text = format!(
             "json-rpc error {}: {}",
-            code.map_or("?".to_owned(), |c| format!("{c}")),
+            code.map_or("?".to_owned(), |c| crate::json::Num(c).to_string()),
             message.unwrap_or("(no message)")
         );
         let Some(task_id) = task else {

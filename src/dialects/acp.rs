@@ -722,8 +722,10 @@ impl AcpDecoder {
                 if started {
                     // A retry of a call that is still running, or a pending call now executing.
                     let retry = get_num(Some(data), "retry_attempt");
-                    let msg = retry
-                        .map_or_else(|| "executing".to_owned(), |n| format!("retry attempt {n}"));
+                    let msg = retry.map_or_else(
+                        || "executing".to_owned(),
+                        |n| format!("retry attempt {}", crate::json::Num(n)),
+                    );
                     let mut m = Obj::new();
                     m.obj("acp", acp);
                     self.progress_tool(cx, &id, Some(&msg), m, sink);
@@ -758,7 +760,9 @@ impl AcpDecoder {
                 if get_bool(Some(data), "will_retry") == Some(true) {
                     let attempt = get_num(Some(data), "retry_attempt");
                     let msg = match attempt {
-                        Some(n) => format!("attempt {n} failed: {error}; retrying"),
+                        Some(n) => {
+                            format!("attempt {} failed: {error}; retrying", crate::json::Num(n))
+                        }
                         None => format!("failed: {error}; retrying"),
                     };
                     acp.str("error", error);

@@ -732,7 +732,11 @@ impl MyAgentDecoder {
                 let attempt = get_num(cx.meta, "attempt");
                 let max = get_num(cx.meta, "max_attempts");
                 let msg = match (attempt, max) {
-                    (Some(a), Some(m)) => format!("retrying {step} (attempt {a} of {m})"),
+                    (Some(a), Some(m)) => format!(
+                        "retrying {step} (attempt {} of {})",
+                        crate::json::Num(a),
+                        crate::json::Num(m)
+                    ),
                     _ => format!("retrying {step}"),
                 };
                 let mut m = Obj::new();
@@ -814,7 +818,10 @@ impl MyAgentDecoder {
                     .bool("success", failed == 0.0)
                     .opt_value("result", cx.content);
                 if failed > 0.0 {
-                    e.str("error", &format!("{failed} task(s) failed"));
+                    e.str(
+                        "error",
+                        &format!("{} task(s) failed", crate::json::Num(failed)),
+                    );
                 }
                 e.str("timestamp", cx.ts);
                 let mut m = Obj::new();
@@ -1069,7 +1076,11 @@ impl MyAgentDecoder {
             "error.timeout" => {
                 let left = matches!((attempt, max), (Some(a), Some(m)) if a < m);
                 let msg = match (attempt, max) {
-                    (Some(a), Some(m)) => format!("{code}: {text} (attempt {a} of {m})"),
+                    (Some(a), Some(m)) => format!(
+                        "{code}: {text} (attempt {} of {})",
+                        crate::json::Num(a),
+                        crate::json::Num(m)
+                    ),
                     _ => format!("{code}: {text}"),
                 };
                 (if left { "working" } else { "failed" }, msg, true)
@@ -1077,8 +1088,17 @@ impl MyAgentDecoder {
             "error.retry" => {
                 let err = get_str(cx.meta, "error").unwrap_or(text);
                 let msg = match (attempt, max, get_num(cx.meta, "delay_ms")) {
-                    (Some(a), Some(m), Some(d)) => format!("retry {a} of {m} in {d} ms: {err}"),
-                    (Some(a), Some(m), None) => format!("retry {a} of {m}: {err}"),
+                    (Some(a), Some(m), Some(d)) => format!(
+                        "retry {} of {} in {} ms: {err}",
+                        crate::json::Num(a),
+                        crate::json::Num(m),
+                        crate::json::Num(d)
+                    ),
+                    (Some(a), Some(m), None) => format!(
+                        "retry {} of {}: {err}",
+                        crate::json::Num(a),
+                        crate::json::Num(m)
+                    ),
                     _ => format!("retry: {err}"),
                 };
                 ("working", msg, false)

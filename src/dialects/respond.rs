@@ -407,7 +407,7 @@ pub fn rpc_error_message(json: &str) -> Option<String> {
     let code = e
         .get("code")
         .and_then(Value::as_f64)
-        .map_or("?".to_owned(), |c| format!("{c}"));
+        .map_or("?".to_owned(), |c| crate::json::Num(c).to_string());
     let msg = e
         .get("message")
         .and_then(Value::as_str)

@@ -681,8 +681,10 @@ impl UnifiedDecoder {
         let count = get_num(Some(payload), "retry_count");
         let max = get_num(Some(payload), "max_retries");
         let mut msg = match (count, max) {
-            (Some(c), Some(m)) => format!("retry {c} of {m}"),
-            (Some(c), None) => format!("retry {c}"),
+            (Some(c), Some(m)) => {
+                format!("retry {} of {}", crate::json::Num(c), crate::json::Num(m))
+            }
+            (Some(c), None) => format!("retry {}", crate::json::Num(c)),
             _ => "retry".to_owned(),
         };
         if let Some(r) = get_str(Some(payload), "reason") {

@@ -228,7 +228,7 @@ fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
             Some(n) if n >= 0.0 => None,
             Some(n) => Some((
                 DiagCode::OutOfRange,
-                format!("expected a number >= 0, found {n}"),
+                format!("expected a number >= 0, found {}", crate::json::Num(n)),
             )),
         },
         Rule::NonNegInt => match v.as_f64() {
@@ -236,7 +236,10 @@ fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
             Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER => None,
             Some(n) => Some((
                 DiagCode::OutOfRange,
-                format!("expected a whole number >= 0, found {n}"),
+                format!(
+                    "expected a whole number >= 0, found {}",
+                    crate::json::Num(n)
+                ),
             )),
         },
         Rule::Unit => match v.as_f64() {
@@ -244,7 +247,7 @@ fn check_rule(v: &Value<'_>, rule: Rule) -> Option<(DiagCode, String)> {
             Some(n) if (0.0..=1.0).contains(&n) => None,
             Some(n) => Some((
                 DiagCode::OutOfRange,
-                format!("expected a number in [0, 1], found {n}"),
+                format!("expected a number in [0, 1], found {}", crate::json::Num(n)),
             )),
         },
         Rule::StrArray => match v.as_array() {
@@ -378,7 +381,7 @@ fn check_semantics(ev: &AgentEvent<'_>, sink: &mut FieldSink) {
                     DiagCode::OutOfRange,
                     format!(
                         "progress: expected a number in [0, 1], found {} (clamped)",
-                        e.progress
+                        crate::json::Num(e.progress)
                     ),
                     "$.progress".to_owned(),
                 );

@@ -82,7 +82,10 @@ impl Kind {
                 } else {
                     Err(Problem {
                         code: DiagCode::OutOfRange,
-                        message: format!("expected a whole number >= 0, found {n}"),
+                        message: format!(
+                            "expected a whole number >= 0, found {}",
+                            crate::json::Num(n)
+                        ),
                     })
                 }
             }

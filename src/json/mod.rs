@@ -161,6 +161,22 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
+/// `n` as JSON writes it, for messages: `format!("{}", Num(0.5))` writes `0.5`, whole numbers
+/// without a fraction (`3`), non-finite ones as `null`.
+///
+/// Used instead of `{}` on `f64`, whose formatting machinery (Grisu, Dragon4 and exact
+/// precision) would otherwise stay in the wasm next to the JSON writer's.
+#[derive(Clone, Copy)]
+pub struct Num(pub f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write::write_number(&mut s, self.0);
+        f.write_str(&s)
+    }
+}
+
 /// Why a document is not JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

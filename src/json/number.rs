@@ -426,6 +426,44 @@ mod tests {
     }
 
     #[test]
+    fn written_numbers_parse_back_to_the_same_double() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut out = String::new();
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let f = match i % 3 {
+                0 => f64::from_bits(x),
+                1 => (x % 1_000_000) as f64 / 1000.0,
+                _ => (x % 10_000) as f64 / 10_000.0,
+            };
+            if !f.is_finite() {
+                continue;
+            }
+            out.clear();
+            crate::json::write_number(&mut out, f);
+            assert_eq!(
+                parse_f64(&out).map(f64::to_bits),
+                Some(f.to_bits()),
+                "{out}"
+            );
+        }
+        for (f, text) in [
+            (0.42, "0.42"),
+            (1e-7, "1e-7"),
+            (1.5e300, "1.5e300"),
+            (-2.5, "-2.5"),
+            (3.0, "3"),
+            (1e16, "1e16"),
+        ] {
+            out.clear();
+            crate::json::write_number(&mut out, f);
+            assert_eq!(out, text);
+        }
+    }
+
+    #[test]
     fn rejects_what_is_not_a_number() {
         for s in ["", "-", "1e", "e5", ".5", "1.e3x", "1x"] {
             assert_eq!(parse_f64(s), None, "{s}");

@@ -45,8 +45,8 @@ pub fn write_number(out: &mut String, n: f64) {
     } else if n.fract() == 0.0 && n.abs() < 1e16 {
         write_integer(out, n as i64);
     } else {
-        // Debug is the shortest round-trip form and uses exponents for very large/small values.
-        let _ = write!(out, "{:?}", n);
+        // The shortest text that parses back to the same double (ryu; `small` tables).
+        out.push_str(ryu::Buffer::new().format_finite(n));
     }
 }
 

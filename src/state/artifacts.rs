@@ -698,8 +698,8 @@ impl Store {
             let msg = format!(
                 "data artifact {} version {} arrived after version {}: ignored",
                 e.artifact_id,
-                version.unwrap_or(0.0),
-                current.unwrap_or(0.0)
+                crate::json::Num(version.unwrap_or(0.0)),
+                crate::json::Num(current.unwrap_or(0.0))
             );
             self.diag(
                 DiagCode::VersionRegression,

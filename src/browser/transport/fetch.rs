@@ -569,7 +569,10 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
                 }
                 let idle = sh.conn.borrow().idle_fired;
                 let reason = if idle {
-                    format!("no data for {idle_ms} ms (idle timeout)")
+                    format!(
+                        "no data for {} ms (idle timeout)",
+                        crate::json::Num(idle_ms)
+                    )
                 } else {
                     format!("connection lost: {}", js_message(&e))
                 };

@@ -358,7 +358,7 @@ impl Shared {
             RECONNECTING,
             &format!(
                 "{reason}; reconnecting in {} ms (attempt {n})",
-                delay.round()
+                crate::json::Num(delay.round())
             ),
             None,
         );

@@ -181,7 +181,10 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let (code, reason) = if stale.get() {
         (
             4000,
-            format!("stale: no frame (no heartbeat) for {idle_ms} ms"),
+            format!(
+                "stale: no frame (no heartbeat) for {} ms",
+                crate::json::Num(idle_ms)
+            ),
         )
     } else {
         ev.and_then(|e| e.dyn_into::<web_sys::CloseEvent>().ok())
