@@ -2,7 +2,7 @@
 
 use super::convert::from_json;
 use super::error::{check_alive, js_error};
-use super::store::{read_options, read_redactor};
+use super::store::read_options;
 use crate::pipeline::{Item, StreamDecoder as CoreDecoder};
 use wasm_bindgen::prelude::*;
 
@@ -31,10 +31,9 @@ impl StreamDecoder {
         #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: Option<JsValue>,
     ) -> Result<StreamDecoder, JsValue> {
         check_alive()?;
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let (sse, _) = read_options(&options)?;
-        let mut inner = CoreDecoder::new(sse);
-        if let Some(r) = read_redactor(&options)? {
+        let o = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;
+        let mut inner = CoreDecoder::new(o.sse);
+        if let Some(r) = o.redactor {
             inner.set_redactor(r);
         }
         Ok(StreamDecoder { inner })

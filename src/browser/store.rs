@@ -10,7 +10,7 @@
 
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, js_error};
-use super::global::{next_frame, report_error};
+use super::global::{next_frame, now_ms, report_error};
 use crate::events::Redactor;
 use crate::filter::EventFilter;
 use crate::json::WriteJson;
@@ -209,12 +209,26 @@ pub(crate) fn read_batch(options: &JsValue) -> Result<bool, JsValue> {
     }
 }
 
+/// The options an `AgentStore` (and `StreamDecoder`) reads.
+pub(crate) struct StoreOptions {
+    /// `maxLineBytes`, `maxEventBytes`.
+    pub sse: SseConfig,
+    /// Every other limit.
+    pub limits: Limits,
+    /// `redactKeys`; `None`: the default list.
+    pub redactor: Option<Redactor>,
+}
+
 /// Reads store options from a JS object (undefined → defaults).
-pub(crate) fn read_options(options: &JsValue) -> Result<(SseConfig, Limits), JsValue> {
+pub(crate) fn read_options(options: &JsValue) -> Result<StoreOptions, JsValue> {
     let mut sse = SseConfig::default();
     let mut l = Limits::default();
     if options.is_undefined() || options.is_null() {
-        return Ok((sse, l));
+        return Ok(StoreOptions {
+            sse,
+            limits: l,
+            redactor: None,
+        });
     }
     if !options.is_object() {
         return Err(js_error("invalid-argument", "options must be an object"));
@@ -241,14 +255,15 @@ pub(crate) fn read_options(options: &JsValue) -> Result<(SseConfig, Limits), JsV
     set!(l.max_diagnostics, "maxDiagnostics");
     set!(l.raw_log_events, "rawLogEvents");
     set!(l.dedupe_window, "dedupeWindow");
-    Ok((sse, l))
+    Ok(StoreOptions {
+        sse,
+        limits: l,
+        redactor: read_redactor(options)?,
+    })
 }
 
 /// `options.redactKeys` (an array of strings), `None` when absent (the default list applies).
-pub(crate) fn read_redactor(options: &JsValue) -> Result<Option<Redactor>, JsValue> {
-    if !options.is_object() {
-        return Ok(None);
-    }
+fn read_redactor(options: &JsValue) -> Result<Option<Redactor>, JsValue> {
     let v = js_sys::Reflect::get(options, &JsValue::from_str("redactKeys"))
         .unwrap_or(JsValue::UNDEFINED);
     if v.is_undefined() || v.is_null() {
@@ -457,7 +472,7 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                 .ok()
                 .and_then(|v| v.as_bool())
                 .unwrap_or(false);
-            let started = crate::browser::global::now_ms();
+            let started = now_ms();
             let built = loop {
                 let Inner {
                     objects, session, ..
@@ -469,7 +484,7 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                         false
                     });
                 let left = if busy {
-                    BUSY_BUILD_MS + 3.0 - (crate::browser::global::now_ms() - started)
+                    BUSY_BUILD_MS + 3.0 - (now_ms() - started)
                 } else {
                     remaining
                         .as_ref()
@@ -591,10 +606,10 @@ impl AgentStore {
     ) -> Result<AgentStore, JsValue> {
         check_alive()?;
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let (sse, limits) = read_options(&options)?;
+        let o = read_options(&options)?;
         let batch_frames = read_batch(&options)?;
-        let mut session = Session::new(sse, limits);
-        if let Some(r) = read_redactor(&options)? {
+        let mut session = Session::new(o.sse, o.limits);
+        if let Some(r) = o.redactor {
             session.store_mut().set_redactor(r);
         }
         Ok(AgentStore {

@@ -108,17 +108,11 @@ pub(crate) fn parse_f64(text: &str) -> Option<f64> {
     Some(if negative { -value } else { value })
 }
 
-/// `digits × 10^exp` (digits without leading zeros, at least one) rounded to the nearest double.
+/// `digits × 10^exp` (digits without leading zeros, at least one) rounded to the nearest double,
+/// exactly: what the fast path in [`parse_f64`] cannot do (more than 15 digits, or an exponent
+/// beyond ±22).
 fn magnitude(digits: &[u8], exp: i64) -> f64 {
     let n = digits.len() as i64;
-    if n <= 15 && (-22..=22).contains(&exp) {
-        let m = digits.iter().fold(0u64, |m, &d| m * 10 + u64::from(d)) as f64;
-        let p = POW10
-            .get(exp.unsigned_abs() as usize)
-            .copied()
-            .unwrap_or(1.0);
-        return if exp < 0 { m / p } else { m * p };
-    }
     // The value lies in [10^(n-1+exp), 10^(n+exp)).
     if n + exp > 310 {
         return f64::INFINITY;

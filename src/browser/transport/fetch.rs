@@ -624,17 +624,13 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
                 Ok(n) => delivered |= n > 0,
                 Err(_) => return Outcome::Closed,
             }
+            if !sh.ended() && now_ms() - busy_since >= YIELD_AFTER_MS {
+                yield_to_browser().await;
+                busy_since = now_ms();
+            }
             if sh.ended() {
                 let _ = reader.cancel();
                 return Outcome::Closed;
-            }
-            if now_ms() - busy_since >= YIELD_AFTER_MS {
-                yield_to_browser().await;
-                busy_since = now_ms();
-                if sh.ended() {
-                    let _ = reader.cancel();
-                    return Outcome::Closed;
-                }
             }
         }
     }
