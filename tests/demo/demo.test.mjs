@@ -325,17 +325,26 @@ const tests = {
         await page.waitForFunction(() => document.body.dataset.runStatus === "completed"
           || document.querySelector("#inputs-list li[data-input]:not(.sent), #auths-list li[data-auth]:not(.sent)"), null, { timeout: 30_000 });
         if ((await status(page)) === "completed") break;
-        const input = page.locator("#inputs-list li[data-input]:not(.sent)").first();
-        if (await input.count()) {
-          const approve = input.getByRole("button", { name: /^approve$/i });
+        // One card, pinned by its request id: the buttons stay disabled until the SDK's answer
+        // promise settles (for A2A, once the next `message/stream` opened), and only then is the
+        // card marked `.sent`: wait for that before looking for the next request.
+        const card = page.locator("#inputs-list li[data-input]:not(.sent), #auths-list li[data-auth]:not(.sent)").first();
+        const key = await card.evaluate((li) => (li.dataset.input ? ["input", li.dataset.input] : ["auth", li.dataset.auth]));
+        const pinned = page.locator(`#${key[0]}s-list li[data-${key[0]}="${key[1]}"]`);
+        if (key[0] === "input") {
+          const approve = pinned.getByRole("button", { name: /^approve$/i });
           if (await approve.count()) await approve.first().click();
           else {
-            await input.locator("input[type=text]").fill("demo");
-            await input.getByRole("button", { name: "Send" }).click();
+            await pinned.locator("input[type=text]").fill("demo");
+            await pinned.getByRole("button", { name: "Send" }).click();
           }
         } else {
-          await page.locator("#auths-list li[data-auth]:not(.sent)").first().getByRole("button", { name: "Complete sign-in" }).click();
+          await pinned.getByRole("button", { name: "Complete sign-in" }).click();
         }
+        await page.waitForFunction(([kind, id]) => {
+          const li = [...document.querySelectorAll(`#${kind}s-list li`)].find((l) => l.dataset[kind] === id);
+          return !li || li.classList.contains("sent");
+        }, key, { timeout: 30_000 });
         answered++;
       }
       const answer = await finishedAnswer(page);
