@@ -154,11 +154,14 @@ struct Inner {
     /// Task and artifact objects by revision (unchanged ones keep their identity).
     objects: ObjectCache,
     /// A snapshot (or task/artifact object) was read: from then on, finished tasks and
-    /// artifacts get their objects built when the thread is idle (a later read builds only what
+    /// artifacts get their objects built as the stream runs (a later read builds only what
     /// still changes, so reading at the end of a long stream is not a long task).
     snapshot_read: bool,
     /// An idle callback that builds finished objects is scheduled.
     idle_build: bool,
+    /// When finished objects were last built (`performance.now()`): a stream that keeps the
+    /// thread busy builds some inline every IDLE_TIMEOUT_MS (idle callbacks come too rarely).
+    last_build_ms: f64,
     closed: bool,
 }
 
@@ -366,9 +369,19 @@ impl AgentStore {
             let sink_before = inner.sink.len();
             work(&mut inner);
             let changed = inner.visible_version() != before;
-            if changed && inner.snapshot_read && !inner.idle_build {
-                inner.idle_build = true;
-                schedule_idle_build(&self.inner);
+            if changed && inner.snapshot_read {
+                // A busy stream: Chromium runs an idle callback's timeout only every few
+                // hundred ms while network chunks keep coming, so build a little here too.
+                let now = now_ms();
+                if now - inner.last_build_ms >= IDLE_TIMEOUT_MS {
+                    build_some(&mut inner, now, |started| {
+                        BUSY_BUILD_MS + 3.0 - (now_ms() - started)
+                    });
+                }
+                if !inner.idle_build {
+                    inner.idle_build = true;
+                    schedule_idle_build(&self.inner);
+                }
             }
             let hooks: Vec<Rc<dyn Fn()>> = if changed || inner.sink.len() != sink_before {
                 inner.change_hooks.clone()
@@ -449,10 +462,33 @@ impl AgentStore {
     }
 }
 
+/// Builds objects of finished tasks/artifacts in batches of 32 while `left(started)` (the
+/// milliseconds left) stays at 3 or more and there is something to build. Returns whether it
+/// built anything, and whether finished entries wait to settle (see `SettledScan`).
+fn build_some(i: &mut Inner, started: f64, left: impl Fn(f64) -> f64) -> (bool, bool) {
+    i.last_build_ms = started;
+    let Inner {
+        objects, session, ..
+    } = i;
+    let mut built = false;
+    loop {
+        let (b, waiting) = objects
+            .build_finished(session.store_mut(), 32)
+            .unwrap_or_else(|e| {
+                report_error(&e);
+                (false, false)
+            });
+        built |= b;
+        if !b || left(started) < 3.0 {
+            return (built, waiting);
+        }
+    }
+}
+
 /// Builds the objects of finished tasks/artifacts when the thread is idle
 /// (`requestIdleCallback`, for as long as the deadline allows; `setTimeout` where there is
-/// none): never inside a burst of synchronous `feed()` calls, only between network chunks. A
-/// stream that keeps the thread busy gets BUSY_BUILD_MS of building every IDLE_TIMEOUT_MS.
+/// none). A stream that keeps the thread busy also gets BUSY_BUILD_MS of building every
+/// IDLE_TIMEOUT_MS, inline in `update()`.
 fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
     let weak = Rc::downgrade(inner);
     let cb = Closure::once_into_js(move |deadline: JsValue| {
@@ -472,18 +508,8 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                 .ok()
                 .and_then(|v| v.as_bool())
                 .unwrap_or(false);
-            let started = now_ms();
-            let built = loop {
-                let Inner {
-                    objects, session, ..
-                } = &mut *i;
-                let b = objects
-                    .build_finished(session.store_mut(), 32)
-                    .unwrap_or_else(|e| {
-                        report_error(&e);
-                        false
-                    });
-                let left = if busy {
+            let (built, waiting) = build_some(&mut i, now_ms(), |started| {
+                if busy {
                     BUSY_BUILD_MS + 3.0 - (now_ms() - started)
                 } else {
                     remaining
@@ -491,12 +517,11 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                         .and_then(|f| f.call0(&deadline).ok())
                         .and_then(|v| v.as_f64())
                         .unwrap_or(0.0)
-                };
-                if !b || left < 3.0 {
-                    break b;
                 }
-            };
-            if built && !i.idle_build && !i.closed {
+            });
+            // Again while it builds, or while finished entries wait to settle (seen once; built
+            // on the next call if nothing changed them).
+            if (built || waiting) && !i.idle_build && !i.closed {
                 i.idle_build = true;
                 true
             } else {
@@ -633,6 +658,7 @@ impl AgentStore {
                 objects: ObjectCache::default(),
                 snapshot_read: false,
                 idle_build: false,
+                last_build_ms: 0.0,
                 closed: false,
             })),
         })

@@ -14,6 +14,7 @@ mod dedupe;
 mod macros;
 pub mod model;
 mod reset;
+mod settled;
 mod snapshot;
 mod usage;
 
@@ -21,6 +22,7 @@ use crate::events::{DiagCode, Diagnostic, Redactor, Severity, TaskStatus};
 use chunks::Sequencer;
 pub use dedupe::SeenIds;
 pub use model::*;
+pub use settled::{Picked, SettledScan};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 pub use usage::{Usage, MAX_DIAGNOSTIC_BYTES};
 

@@ -7,7 +7,7 @@
 //! other text, so ASCII answers stay one-byte strings), each decoded once and sliced.
 
 use crate::json::WriteJson;
-use crate::state::Store;
+use crate::state::{SettledScan, Store};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
@@ -35,49 +35,15 @@ extern "C" {
 pub(super) struct ObjectCache {
     tasks: Vec<Option<(u64, JsValue)>>,
     artifacts: Vec<Option<(u64, JsValue)>>,
-    /// `build_finished` has looked at every task / artifact before these positions.
-    finished_tasks: usize,
-    finished_artifacts: usize,
-    /// Finished ones seen by the previous `build_finished` call: (position, revision).
-    seen_tasks: Vec<(usize, u64)>,
-    seen_artifacts: Vec<(usize, u64)>,
+    /// The tasks / artifacts whose object `build_finished` has not built yet.
+    task_scan: SettledScan,
+    artifact_scan: SettledScan,
 }
 
-/// The positions to build now among `window` (position, revision, finished): finished ones
-/// whose revision is the one the previous call saw, and whose object is stale. Moves `cursor`
-/// past the leading run of finished ones whose object is (or will be) current.
-fn pick(
-    cache: &[Option<(u64, JsValue)>],
-    cursor: &mut usize,
-    seen: &mut Vec<(usize, u64)>,
-    window: &[(usize, u64, bool)],
-    budget: usize,
-) -> Vec<usize> {
-    let fresh = |i: usize, rev: u64| matches!(cache.get(i), Some(Some((r, _))) if *r == rev);
-    let mut build = Vec::new();
-    let mut next_seen = Vec::new();
-    let mut leading = true;
-    for &(i, rev, finished) in window {
-        let settled = finished && seen.contains(&(i, rev));
-        let ready = fresh(i, rev) || (settled && build.len() < budget);
-        if ready && !fresh(i, rev) {
-            build.push(i);
-        }
-        if finished && !ready {
-            next_seen.push((i, rev));
-        }
-        if leading && finished && ready {
-            *cursor = i + 1;
-        } else {
-            leading = false;
-        }
-    }
-    *seen = next_seen;
-    build
+/// Whether the object at `i` shows revision `rev`.
+fn fresh(cache: &[Option<(u64, JsValue)>], i: usize, rev: u64) -> bool {
+    matches!(cache.get(i), Some(Some((r, _))) if *r == rev)
 }
-
-/// How far past its cursor `build_finished` looks (tasks finish roughly in creation order).
-const FINISHED_WINDOW: usize = 64;
 
 /// A build call ships its buffers past this size (bounded memory for a first read of a big
 /// state, instead of one JSON text of everything).
@@ -120,7 +86,7 @@ impl ObjectCache {
             let Some(slot) = store.tasks.get_mut(i) else {
                 continue;
             };
-            if matches!(self.tasks.get(i), Some(Some((r, _))) if *r == slot.view.revision) {
+            if fresh(&self.tasks, i, slot.view.revision) {
                 continue;
             }
             b.item(true, i);
@@ -147,7 +113,7 @@ impl ObjectCache {
             let Some(slot) = store.artifacts.get(i) else {
                 continue;
             };
-            if matches!(self.artifacts.get(i), Some(Some((r, _))) if *r == slot.view.revision) {
+            if fresh(&self.artifacts, i, slot.view.revision) {
                 continue;
             }
             b.item(false, i);
@@ -187,48 +153,38 @@ impl ObjectCache {
     }
 
     /// Incremental snapshots: builds (one call) the stale objects of up to `budget` finished
-    /// tasks (terminal status) and finalized artifacts that did not change since the previous
-    /// call (a `task-complete` right after the final status would make the object stale at
-    /// once), so that reading a snapshot later only builds what is still changing. Bounded
-    /// work: it looks at most [`FINISHED_WINDOW`] positions past where it stopped last time,
-    /// and moves on past built ones only.
-    /// Returns whether it built anything.
-    pub fn build_finished(&mut self, store: &mut Store, budget: usize) -> Result<bool, JsValue> {
-        let revisions: Vec<(usize, u64, bool)> = {
-            let end = (self.finished_tasks + FINISHED_WINDOW).min(store.tasks.len());
-            (self.finished_tasks..end)
-                .map(|i| {
-                    let v = &store.tasks[i].view;
-                    (i, v.revision, v.status.is_some_and(|s| s.is_terminal()))
-                })
-                .collect()
-        };
-        let tasks = pick(
-            &self.tasks,
-            &mut self.finished_tasks,
-            &mut self.seen_tasks,
-            &revisions,
+    /// tasks (terminal status) and finalized artifacts each, that did not change since the
+    /// previous call (see [`SettledScan`]), so that reading a snapshot later only builds what
+    /// is still changing. Bounded work per call. Returns whether it built anything, and whether
+    /// finished entries wait for a later call to settle.
+    pub fn build_finished(
+        &mut self,
+        store: &mut Store,
+        budget: usize,
+    ) -> Result<(bool, bool), JsValue> {
+        let cache = &self.tasks;
+        let tasks = self.task_scan.next(
+            store.tasks.len(),
+            |i| {
+                let v = &store.tasks[i].view;
+                (v.revision, v.status.is_some_and(|s| s.is_terminal()))
+            },
+            |i, rev| fresh(cache, i, rev),
             budget,
         );
-        let revisions: Vec<(usize, u64, bool)> = {
-            let end = (self.finished_artifacts + FINISHED_WINDOW).min(store.artifacts.len());
-            (self.finished_artifacts..end)
-                .map(|i| {
-                    let a = &store.artifacts[i];
-                    (i, a.view.revision, a.finalized)
-                })
-                .collect()
-        };
-        let artifacts = pick(
-            &self.artifacts,
-            &mut self.finished_artifacts,
-            &mut self.seen_artifacts,
-            &revisions,
+        let cache = &self.artifacts;
+        let artifacts = self.artifact_scan.next(
+            store.artifacts.len(),
+            |i| {
+                let a = &store.artifacts[i];
+                (a.view.revision, a.finalized)
+            },
+            |i, rev| fresh(cache, i, rev),
             budget,
         );
-        let built = !tasks.is_empty() || !artifacts.is_empty();
-        self.refresh(store, &tasks, &artifacts)?;
-        Ok(built)
+        let built = !tasks.build.is_empty() || !artifacts.build.is_empty();
+        self.refresh(store, &tasks.build, &artifacts.build)?;
+        Ok((built, tasks.waiting || artifacts.waiting))
     }
 
     /// Every task and artifact object, in creation order (stale ones rebuilt first).

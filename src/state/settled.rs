@@ -1,0 +1,173 @@
+//! Which finished tasks/artifacts to materialise ahead of the next snapshot read.
+//!
+//! The browser store builds a JavaScript object per task and artifact. Building them all when the
+//! app reads the snapshot at the end of a long run is one long task (3,400 objects, 12 MB of JSON
+//! for the benchmark's large stream), so the store builds the objects of *finished* entries
+//! while the stream runs. [`SettledScan`] picks them: every entry is tracked from its creation
+//! until its object is built; an entry is built once it is finished and its revision did not
+//! change between two scans (a `task-complete` right after the final status would make an
+//! object built at once stale). Open entries never block the ones behind them (a root task that
+//! stays open for the whole run), and each scan looks at a bounded number of entries.
+
+use std::collections::VecDeque;
+
+/// Entries looked at per [`SettledScan::next`] call at most (round robin over the open ones).
+const CHECKS_PER_SCAN: usize = 256;
+
+/// Round-robin tracker of entries (by position) whose object is not built yet.
+#[derive(Debug, Default)]
+pub struct SettledScan {
+    /// Positions below this were added to `open`.
+    scanned: usize,
+    /// Not yet built, oldest first, with the revision the last scan saw it finished at.
+    open: VecDeque<(usize, Option<u64>)>,
+}
+
+/// What one [`SettledScan::next`] call found.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Picked {
+    /// Positions to build now (finished, settled, object stale), oldest first.
+    pub build: Vec<usize>,
+    /// Some finished entries wait for the next scan to settle: scan again later.
+    pub waiting: bool,
+}
+
+impl SettledScan {
+    /// Picks up to `budget` positions to build among `len` entries. `state(i)` gives entry
+    /// `i`'s revision and whether it is finished; `fresh(i, rev)` whether its object is already
+    /// built at that revision (such entries are done and dropped).
+    pub fn next(
+        &mut self,
+        len: usize,
+        state: impl Fn(usize) -> (u64, bool),
+        fresh: impl Fn(usize, u64) -> bool,
+        budget: usize,
+    ) -> Picked {
+        self.open.extend((self.scanned..len).map(|i| (i, None)));
+        self.scanned = self.scanned.max(len);
+        let mut picked = Picked::default();
+        for _ in 0..self.open.len().min(CHECKS_PER_SCAN) {
+            let Some((i, seen)) = self.open.pop_front() else {
+                break;
+            };
+            if i >= len {
+                continue; // (positions only grow; defensive)
+            }
+            let (rev, finished) = state(i);
+            if finished && fresh(i, rev) {
+                continue;
+            }
+            if finished && seen == Some(rev) && picked.build.len() < budget {
+                picked.build.push(i);
+                continue;
+            }
+            if finished {
+                picked.waiting = true;
+            }
+            self.open.push_back((i, finished.then_some(rev)));
+        }
+        picked
+    }
+
+    /// Entries not built yet.
+    pub fn open(&self) -> usize {
+        self.open.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (revision, finished) per entry; `built` holds the revision each object was built at.
+    struct World {
+        entries: Vec<(u64, bool)>,
+        built: Vec<Option<u64>>,
+    }
+
+    impl World {
+        fn scan(&mut self, s: &mut SettledScan, budget: usize) -> Picked {
+            let p = s.next(
+                self.entries.len(),
+                |i| self.entries[i],
+                |i, r| self.built.get(i).copied().flatten() == Some(r),
+                budget,
+            );
+            self.built.resize(self.entries.len(), None);
+            for &i in &p.build {
+                self.built[i] = Some(self.entries[i].0);
+            }
+            p
+        }
+    }
+
+    #[test]
+    fn finished_entries_build_once_settled_and_open_ones_do_not_block_the_rest() {
+        // Entry 0 stays open the whole run (a root task); 1..300 finish.
+        let mut w = World {
+            entries: vec![(1, false)],
+            built: vec![],
+        };
+        w.entries.extend((1..300).map(|_| (5, true)));
+        let mut s = SettledScan::default();
+        let first = w.scan(&mut s, usize::MAX);
+        assert!(first.build.is_empty(), "nothing is built on first sight");
+        assert!(first.waiting);
+        let mut built = 0;
+        for _ in 0..4 {
+            built += w.scan(&mut s, usize::MAX).build.len();
+        }
+        assert_eq!(
+            built, 299,
+            "every finished entry behind the open one is built"
+        );
+        assert_eq!(s.open(), 1, "only the open entry is still tracked");
+        assert!(w.built[0].is_none());
+    }
+
+    #[test]
+    fn an_entry_that_changed_since_the_last_scan_waits_again() {
+        let mut w = World {
+            entries: vec![(1, true)],
+            built: vec![],
+        };
+        let mut s = SettledScan::default();
+        w.scan(&mut s, 8);
+        w.entries[0].0 = 2; // task-complete right after the final status
+        assert!(w.scan(&mut s, 8).build.is_empty());
+        assert_eq!(w.scan(&mut s, 8).build, vec![0]);
+        assert_eq!(w.built[0], Some(2));
+        assert_eq!(s.open(), 0);
+    }
+
+    #[test]
+    fn the_budget_and_the_checks_per_scan_bound_each_call() {
+        let mut w = World {
+            entries: (0..1000).map(|_| (1, true)).collect(),
+            built: vec![],
+        };
+        let mut s = SettledScan::default();
+        let mut calls = 0;
+        let mut total = 0;
+        while total < 1000 {
+            let p = w.scan(&mut s, 50);
+            assert!(p.build.len() <= 50);
+            total += p.build.len();
+            calls += 1;
+            assert!(calls < 100, "progress stalled at {total}");
+        }
+        assert!(w.built.iter().all(|b| *b == Some(1)));
+    }
+
+    #[test]
+    fn entries_built_by_a_read_are_dropped_without_building_again() {
+        let mut w = World {
+            entries: vec![(3, true), (3, true)],
+            built: vec![Some(3), None],
+        };
+        let mut s = SettledScan::default();
+        w.scan(&mut s, 8);
+        assert_eq!(w.scan(&mut s, 8).build, vec![1]);
+        assert_eq!(s.open(), 0);
+    }
+}
