@@ -2,8 +2,8 @@
 //! `agentwire-worker.js`) and serves one page-side `WorkerClient`.
 //!
 //! The Worker owns a real `AgentClient` (transport, parsing, validation, assembly all happen
-//! here) and sends the page, at most once per animation frame, ONE message with everything that
-//! changed since the last one, as UTF-8 JSON in a transferred `ArrayBuffer`:
+//! here) and sends the page, once per animation frame (and at least every 50 ms while the Worker
+//! is too busy for frame callbacks), ONE message with everything that changed since the last one, as UTF-8 JSON in a transferred `ArrayBuffer`:
 //! `{"v":version,"t":[[position,task,mode,text]…],"a":[[position,artifact]…],"d":[…],"pi":[…],
 //! "pa":[…],"e":[[[subscription ids],event]…]}` where a task's answer is not in its JSON
 //! (`"content":""`) but follows it: `mode` 0 = unchanged, 1 = `text` is the whole answer,
@@ -15,7 +15,7 @@
 
 use super::client::AgentClient;
 use super::error::js_error;
-use super::global::{next_frame, report_error};
+use super::global::{next_frame, now_ms, report_error};
 use super::store::AgentStore;
 use crate::filter::EventFilter;
 use crate::json::{write_str, WriteJson};
@@ -41,6 +41,9 @@ const CALLABLE: &[&str] = &[
 /// Event JSON sent at once rather than at the next frame (about 1,000 typical events).
 const MAX_BATCH_BYTES: usize = 256 * 1024;
 
+/// A batch goes out at least this often while changes keep coming, frame or not.
+const MAX_BATCH_MS: f64 = 50.0;
+
 /// What the page already has, to send only what changed.
 #[derive(Default)]
 struct Sent {
@@ -60,6 +63,8 @@ struct Host {
     /// (page subscription id, sink handler id).
     subs: Vec<(u32, u32)>,
     flush_pending: bool,
+    /// When the last batch went out (`performance.now()`).
+    last_flush_ms: f64,
     sent: Sent,
     /// A connection state change to send.
     conn: Option<JsValue>,
@@ -274,6 +279,7 @@ impl Host {
     /// Sends what changed (and a pending connection change) now.
     fn flush(&mut self) {
         self.flush_pending = false;
+        self.last_flush_ms = now_ms();
         let delta = self.delta();
         let conn = self.conn.take();
         let dialect = get(&self.client, "dialect").as_string();
@@ -329,6 +335,17 @@ fn schedule_flush() {
     next_frame(cb.unchecked_into());
 }
 
+/// Whether the last batch is older than MAX_BATCH_MS.
+fn flush_due() -> bool {
+    host()
+        .and_then(|h| {
+            h.try_borrow()
+                .ok()
+                .map(|hh| now_ms() - hh.last_flush_ms >= MAX_BATCH_MS)
+        })
+        .unwrap_or(false)
+}
+
 fn flush_now() {
     if let Some(h) = host() {
         if let Ok(mut hh) = h.try_borrow_mut() {
@@ -346,6 +363,7 @@ fn init(options: &JsValue) -> Result<(), JsValue> {
         store: store.handle(),
         subs: Vec::new(),
         flush_pending: false,
+        last_flush_ms: 0.0,
         sent: Sent::default(),
         conn: None,
         closed: false,
@@ -355,7 +373,10 @@ fn init(options: &JsValue) -> Result<(), JsValue> {
     store.add_change_hook(Rc::new(move || {
         // Events pile up faster than frames (a fast stream): send them now, in pieces the page
         // parses in well under a long task, instead of one huge batch at the next frame.
-        if sized.sink_len() > MAX_BATCH_BYTES {
+        // A stream that keeps the Worker busy starves its frame callbacks (the large benchmark
+        // stream got none in 1.3 s: the page then received the whole state, 12 MB, in one
+        // long task at the end): send at least every MAX_BATCH_MS.
+        if sized.sink_len() > MAX_BATCH_BYTES || flush_due() {
             flush_now();
         } else {
             schedule_flush();
