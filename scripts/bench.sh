@@ -3,7 +3,7 @@
 #
 #   bash scripts/bench.sh [--preset small,medium[,large]] [--runs 5] [--warmup 1] [--paths mem,net]
 #                         [--consumers floor-decode,floor-jsonparse,js-reference] [--modes snapshot,…]
-#                         [--no-probe] [--no-cpu] [--profile]
+#                         [--no-probe] [--no-cpu] [--no-longtasks] [--profile]
 #
 # 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Oz).
 # 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
@@ -22,6 +22,8 @@
 # 4b. benches/bench-consumer/cpu.mjs (unless --no-cpu): CPU time per run by thread from /proc
 #    (main thread, Worker threads), interleaved: main-thread ms per 100k events with and without
 #    the Worker, and ratios that hold up on a loaded machine.
+# 4c. benches/bench-consumer/longtasks.mjs (unless --no-longtasks; net path): each main-thread
+#    long task, run by run, with what overlapped it (the summary read, a slow feed() call).
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
 #    issue-7 targets, memory, package size.
 # Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
@@ -31,7 +33,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[bench] %s\n' "$*"; }
 
 presets=small,medium runs=5 warmup=1 paths=mem,net consumers=floor-decode,floor-jsonparse,js-reference
-probe=1 cpu=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
+probe=1 cpu=1 longtasks=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
 while [ $# -gt 0 ]; do
   case $1 in
     --preset|--presets) presets=$2; shift 2 ;;
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
     --modes) modes=$2; shift 2 ;;
     --no-probe) probe=; shift ;;
     --no-cpu) cpu=; shift ;;
+    --no-longtasks) longtasks=; shift ;;
     --profile) profile=--profile; shift ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
@@ -65,6 +68,7 @@ for d in page lib examples; do rm -rf "${h:?}/$d"; cp -r "$harness_src/$d" "$h/$
 chmod -R u+w "$h"
 cp benches/bench-consumer/probe.mjs "$h/aw-probe.mjs"
 cp benches/bench-consumer/cpu.mjs "$h/aw-cpu.mjs"
+cp benches/bench-consumer/longtasks.mjs "$h/aw-longtasks.mjs"
 aw=$h/aw
 rm -rf "$aw" && mkdir -p "$aw/pkg"
 cp benches/bench-consumer/*.mjs "$aw/"
@@ -102,6 +106,12 @@ fi
 if [ -n "$cpu" ]; then
   log "cpu: time on a CPU per thread (/proc schedstat), interleaved rounds"
   (cd "$h" && node aw-cpu.mjs --preset "$presets" --runs "$runs" --paths "$paths" "${ext[@]}" --json "$cpu_json") 2>&1 | tee -a "$txt"
+fi
+
+# 4c. where the long tasks fall on the net path, run by run (what overlapped each)
+if [ -n "$longtasks" ] && [[ ",$paths," == *",net,"* ]]; then
+  log "longtasks: each long task on the net path and what overlapped it (fresh page per consumer)"
+  (cd "$h" && node aw-longtasks.mjs --preset "$presets" --runs "$runs" "${ext[@]}") 2>&1 | tee -a "$txt"
 fi
 
 # 5. the agentwire summary

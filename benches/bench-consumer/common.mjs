@@ -29,7 +29,9 @@ export const wasmMemoryBytes = () => (wasm ? wasm.memory.buffer.byteLength : 0);
  * error: the generated stream is valid, so any diagnostic means agentwire disagreed with it.
  */
 export function summaryOf(store, extra) {
+  const t = now();
   const snap = store.getSnapshot(); // an AgentStore, AgentClient or WorkerClient
+  performance.measure('aw:getSnapshot', { start: t }); // (for longtasks.mjs)
   const tasks = new Map();
   for (const t of snap.tasks) tasks.set(t.id, { parent: t.parentId ?? null, status: t.status, content: t.content });
   const files = new Map();
@@ -65,7 +67,9 @@ export function makeConsumer(subscribe) {
     push(chunk) {
       const t = now();
       store.feed(chunk);
-      stats.feedMs += now() - t;
+      const d = now() - t;
+      if (d > 20) performance.measure('aw:feed', { start: t, duration: d }); // (for longtasks.mjs)
+      stats.feedMs += d;
     },
     finish() {
       let t = now();

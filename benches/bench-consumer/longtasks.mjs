@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Where the main thread's long tasks (> 50 ms) fall on the network path, run by run: the
+// harness's table only counts them. scripts/bench.sh copies this file into its copy of the
+// harness (so `playwright-core`, `esbuild` and `./server.mjs` resolve) and runs it last:
+//
+//   node aw-longtasks.mjs --preset medium,large [--runs 5] [--ref js-reference] --consumer /abs/agentwire-client.mjs ...
+//
+// For every preset × consumer: a fresh page, one warm-up run, then `--runs` runs of the
+// harness's own `window.bench.run` on the net path. Each long task is listed as start+duration
+// (ms from the run's start) with what overlapped it, from the measures the consumers record
+// (common.mjs): `getSnapshot` (the summary read at the end) and `feed` (one `store.feed()` call
+// over 20 ms). A long task with neither is work outside agentwire's calls: for consumers the
+// harness feeds (`createConsumer`), its reader loop drains chunks that queued up while the
+// thread was busy (each `await reader.read()` then resolves as a microtask, so the loop never
+// yields: one task), or garbage collection. The reference consumer (`--ref`, default
+// js-reference, fed by the same loop) is listed first for comparison.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const args = { consumer: [] };
+{
+  const a = process.argv.slice(2);
+  for (let i = 0; i < a.length; i++) {
+    if (!a[i].startsWith('--')) continue;
+    const k = a[i].slice(2);
+    const v = a[i + 1] !== undefined && !a[i + 1].startsWith('--') ? a[++i] : 'true';
+    if (k === 'consumer') args.consumer.push(v); else args[k] = v;
+  }
+}
+const presets = (args.preset || 'medium').split(',');
+const RUNS = Number(args.runs || 5);
+const REF = args.ref || 'js-reference';
+const DIST = path.join(HERE, 'dist');
+const common = { bundle: true, format: 'esm', platform: 'browser', target: 'chrome120', logLevel: 'warning', legalComments: 'none' };
+await esbuild.build({ ...common, entryPoints: [path.join(HERE, 'page/main.js')], outfile: path.join(DIST, 'bench.js') });
+const ext = [];
+for (let i = 0; i < args.consumer.length; i++) {
+  const src = path.resolve(args.consumer[i]);
+  const bundle = path.join(DIST, `aw-longtasks-${i}.mjs`);
+  await esbuild.build({ ...common, entryPoints: [src], outfile: bundle, loader: { '.wasm': 'binary' } });
+  ext.push({ src, dir: path.dirname(src), bundle, url: `/ext/${i}/__bundle__.mjs` });
+}
+const server = await startServer({ pageDir: path.join(HERE, 'page'), distDir: DIST, dataDir: path.join(HERE, 'data'), ext });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--no-first-run', '--disable-quic', '--js-flags=--expose-gc', '--enable-precise-memory-info'],
+});
+
+console.log(`\n[longtasks] net path, fresh page per consumer, 1 warm-up + ${RUNS} runs; each long task: start+duration ms (what overlapped it)`);
+console.log('| preset | consumer | runs with a long task | long tasks per run |');
+console.log('|---|---|--:|---|');
+try {
+  for (const preset of presets) {
+    for (const e of [null, ...ext]) {
+      const page = await browser.newPage();
+      await page.goto(server.url + '/');
+      await page.waitForFunction(() => window.bench && window.bench.ready);
+      const { name, paths } = e ? await page.evaluate((u) => window.bench.addExternal(u), e.url) : { name: REF, paths: ['net'] };
+      if (!paths.includes('net')) { await page.close(); continue; }
+      await page.evaluate((p) => window.bench.load(p), preset);
+      await page.evaluate(() => {
+        window.__lt = [];
+        new PerformanceObserver((l) => { for (const x of l.getEntries()) window.__lt.push([x.startTime, x.duration]); })
+          .observe({ type: 'longtask' });
+      });
+      const rows = [];
+      for (let r = 0; r <= RUNS; r++) {
+        const out = await page.evaluate(async (o) => {
+          window.__lt.length = 0;
+          performance.clearMeasures();
+          const t0 = performance.now();
+          const res = await window.bench.run(o);
+          const t1 = t0 + res.ms;
+          await new Promise((done) => setTimeout(done, 100));
+          const measures = performance.getEntriesByType('measure').filter((m) => m.name.startsWith('aw:'));
+          return window.__lt.filter(([s]) => s >= t0 - 1 && s < t1).map(([s, d]) => {
+            const inside = measures.filter((m) => m.startTime < s + d && m.startTime + m.duration > s)
+              .map((m) => `${m.name.slice(3)} ${m.duration.toFixed(0)}`);
+            return `${(s - t0).toFixed(0)}+${d.toFixed(0)}${inside.length ? ` (${inside.join(', ')})` : ''}`;
+          });
+        }, { consumer: name, path: 'net', preset });
+        if (r > 0) rows.push(out);
+      }
+      const withLong = rows.filter((x) => x.length).length;
+      const text = rows.map((x, i) => `${i + 1}: ${x.length ? x.join(' ') : '-'}`).join('; ');
+      console.log(`| ${preset} | ${name} | ${withLong} of ${rows.length} | ${text} |`);
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  server.close?.();
+}
+process.exit(0);
