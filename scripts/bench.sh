@@ -66,6 +66,7 @@ mkdir -p "$h"
 for f in run.mjs gen.mjs server.mjs profile.mjs package.json package-lock.json; do cp "$harness_src/$f" "$h/$f"; done
 for d in page lib examples; do rm -rf "${h:?}/$d"; cp -r "$harness_src/$d" "$h/$d"; done
 chmod -R u+w "$h"
+cp benches/bench-consumer/driver.mjs "$h/aw-driver.mjs"
 cp benches/bench-consumer/probe.mjs "$h/aw-probe.mjs"
 cp benches/bench-consumer/cpu.mjs "$h/aw-cpu.mjs"
 cp benches/bench-consumer/longtasks.mjs "$h/aw-longtasks.mjs"

@@ -4,7 +4,8 @@
 // CPU time of the page's main thread and of its Web Workers does not grow when
 // the run is preempted, so it compares builds and consumers under load, and it is the
 // "main-thread milliseconds" the Worker mode is about. scripts/bench.sh copies this file into its
-// copy of the harness (so `playwright-core`, `esbuild` and `./server.mjs` resolve) and runs:
+// copy of the harness (with driver.mjs as aw-driver.mjs,
+// so `playwright-core`, `esbuild` and `./server.mjs` resolve) and runs:
 //
 //   node aw-cpu.mjs --preset medium[,large] [--runs 5] [--paths mem,net] [--json out.json]
 //                   [--ref js-reference] --consumer /abs/agentwire-snapshot.mjs --consumer ...
@@ -16,30 +17,13 @@
 // long tasks the page saw. Table: medians, and main-thread CPU ÷ the reference's.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
+import { HERE, parseArgs, start, median, f1 } from './aw-driver.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = { consumer: [] };
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (!a[i].startsWith('--')) continue;
-    const k = a[i].slice(2);
-    const v = a[i + 1] !== undefined && !a[i + 1].startsWith('--') ? a[++i] : 'true';
-    if (k === 'consumer') args.consumer.push(v); else args[k] = v;
-  }
-}
+const args = parseArgs();
 const presets = (args.preset || 'medium').split(',');
 const paths = (args.paths || 'mem').split(',');
 const RUNS = Number(args.runs || 5);
 const REF = args.ref || 'js-reference';
-const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--js-flags=--expose-gc', '--enable-precise-memory-info'];
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 
 // ---- /proc: the renderer processes under this node process, CPU ns per thread class ----------
 function children(pid) {
@@ -103,20 +87,9 @@ function cpuMeter(pids) {
   };
 }
 
-const DIST = path.join(HERE, 'dist');
-fs.mkdirSync(DIST, { recursive: true });
-const common = { bundle: true, format: 'esm', platform: 'browser', target: 'chrome120', logLevel: 'warning', legalComments: 'none' };
-await esbuild.build({ ...common, entryPoints: [path.join(HERE, 'page/main.js')], outfile: path.join(DIST, 'bench.js') });
 // The reference is the harness's own consumer module, loaded like the plug-ins.
-const sources = [...(REF === 'none' ? [] : [path.join(HERE, 'page/consumers', `${REF}.js`)]), ...args.consumer.map((c) => path.resolve(c))];
-const ext = [];
-for (let i = 0; i < sources.length; i++) {
-  const bundle = path.join(DIST, `aw-cpu-${i}.mjs`);
-  await esbuild.build({ ...common, entryPoints: [sources[i]], outfile: bundle, loader: { '.wasm': 'binary' } });
-  ext.push({ src: sources[i], dir: path.dirname(sources[i]), bundle, url: `/ext/${i}/__bundle__.mjs` });
-}
-const server = await startServer({ pageDir: path.join(HERE, 'page'), distDir: DIST, dataDir: path.join(HERE, 'data'), ext });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROME_ARGS });
+const sources = [...(REF === 'none' ? [] : [path.join(HERE, 'page/consumers', `${REF}.js`)]), ...args.consumer];
+const { ext, server, browser } = await start(sources, 'aw-cpu');
 
 // In the page: the consumers, the stream, and one run = exactly the harness's timed region
 // (mem: 64 KiB subarray pushes; net: fetch + reader, or the consumer's consumeUrl), nothing else.

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Where the main thread's long tasks (> 50 ms) fall on the network path, run by run: the
 // harness's table only counts them. scripts/bench.sh copies this file into its copy of the
-// harness (so `playwright-core`, `esbuild` and `./server.mjs` resolve) and runs it last:
+// harness (with driver.mjs as aw-driver.mjs,
+// so `playwright-core`, `esbuild` and `./server.mjs` resolve) and runs it last:
 //
 //   node aw-longtasks.mjs --preset medium,large [--runs 5] [--ref js-reference] --consumer /abs/agentwire-client.mjs ...
 //
@@ -14,42 +15,13 @@
 // thread was busy (each `await reader.read()` then resolves as a microtask, so the loop never
 // yields: one task), or garbage collection. The reference consumer (`--ref`, default
 // js-reference, fed by the same loop) is listed first for comparison.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
+import { parseArgs, start } from './aw-driver.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = { consumer: [] };
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (!a[i].startsWith('--')) continue;
-    const k = a[i].slice(2);
-    const v = a[i + 1] !== undefined && !a[i + 1].startsWith('--') ? a[++i] : 'true';
-    if (k === 'consumer') args.consumer.push(v); else args[k] = v;
-  }
-}
+const args = parseArgs();
 const presets = (args.preset || 'medium').split(',');
 const RUNS = Number(args.runs || 5);
 const REF = args.ref || 'js-reference';
-const DIST = path.join(HERE, 'dist');
-const common = { bundle: true, format: 'esm', platform: 'browser', target: 'chrome120', logLevel: 'warning', legalComments: 'none' };
-await esbuild.build({ ...common, entryPoints: [path.join(HERE, 'page/main.js')], outfile: path.join(DIST, 'bench.js') });
-const ext = [];
-for (let i = 0; i < args.consumer.length; i++) {
-  const src = path.resolve(args.consumer[i]);
-  const bundle = path.join(DIST, `aw-longtasks-${i}.mjs`);
-  await esbuild.build({ ...common, entryPoints: [src], outfile: bundle, loader: { '.wasm': 'binary' } });
-  ext.push({ src, dir: path.dirname(src), bundle, url: `/ext/${i}/__bundle__.mjs` });
-}
-const server = await startServer({ pageDir: path.join(HERE, 'page'), distDir: DIST, dataDir: path.join(HERE, 'data'), ext });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--no-first-run', '--disable-quic', '--js-flags=--expose-gc', '--enable-precise-memory-info'],
-});
+const { ext, server, browser } = await start(args.consumer, 'aw-longtasks');
 
 console.log(`\n[longtasks] net path, fresh page per consumer, 1 warm-up + ${RUNS} runs; each long task: start+duration ms (what overlapped it)`);
 console.log('| preset | consumer | runs with a long task | long tasks per run |');

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What the shared harness's table cannot show for a wasm consumer: linear memory, where the time
 // goes, and whether filtered delivery delivered the right events. scripts/bench.sh copies this
-// file into its copy of the harness (so `playwright-core`, `esbuild` and `./server.mjs` resolve)
+// file into its copy of the harness (with driver.mjs as aw-driver.mjs,
+// so `playwright-core`, `esbuild` and `./server.mjs` resolve)
 // and runs it after run.mjs:
 //
 //   node aw-probe.mjs --preset small,medium [--runs 5] [--profile] [--json out.json]
@@ -18,34 +19,14 @@
 // The reference consumer (`--ref`, default js-reference) gets the same fresh-page heap measurement.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
+import { HERE, parseArgs, start, median, f1 } from './aw-driver.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = { consumer: [] };
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (!a[i].startsWith('--')) continue;
-    const k = a[i].slice(2);
-    const v = a[i + 1] !== undefined && !a[i + 1].startsWith('--') ? a[++i] : 'true';
-    if (k === 'consumer') args.consumer.push(v); else args[k] = v;
-  }
-}
+const args = parseArgs();
 const presets = (args.preset || 'medium').split(',');
 const RUNS = Number(args.runs || 5);
 const REF = args.ref || 'js-reference';
-const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--js-flags=--expose-gc', '--enable-precise-memory-info'];
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
 const MB = (b) => b / 1048576;
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 
-const DIST = path.join(HERE, 'dist');
-fs.mkdirSync(DIST, { recursive: true });
-const common = { bundle: true, format: 'esm', platform: 'browser', target: 'chrome120', logLevel: 'warning', legalComments: 'none' };
 // --pkg DIR: bundle the consumers against another build of the web package (A/B of builds,
 // a profiling build that keeps function names) instead of the pkg/web they import.
 const pkgDir = args.pkg ? path.resolve(args.pkg) : null;
@@ -53,16 +34,7 @@ const redirectPkg = pkgDir ? [{
   name: 'aw-pkg',
   setup(b) { b.onResolve({ filter: /pkg\/web\/agentwire(_bg\.wasm|\.js)$/ }, (a) => ({ path: path.join(pkgDir, path.basename(a.path)) })); },
 }] : [];
-await esbuild.build({ ...common, entryPoints: [path.join(HERE, 'page/main.js')], outfile: path.join(DIST, 'bench.js') });
-const ext = [];
-for (let i = 0; i < args.consumer.length; i++) {
-  const src = path.resolve(args.consumer[i]);
-  const bundle = path.join(DIST, `aw-probe-${i}.mjs`);
-  await esbuild.build({ ...common, entryPoints: [src], outfile: bundle, loader: { '.wasm': 'binary' }, plugins: redirectPkg });
-  ext.push({ src, dir: path.dirname(src), bundle, url: `/ext/${i}/__bundle__.mjs` });
-}
-const server = await startServer({ pageDir: path.join(HERE, 'page'), distDir: DIST, dataDir: path.join(HERE, 'data'), ext });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROME_ARGS });
+const { ext, server, browser } = await start(args.consumer, 'aw-probe', redirectPkg);
 
 async function freshPage(extUrl) {
   const page = await browser.newPage();
