@@ -10,14 +10,18 @@
 // 236,331 B at bd7bd14); the guard is the build of f4206f7 (247,393 B, with the Worker mode)
 // plus 2 KB; then lowered to the build without core's float parser, Debug string escapes and
 // substring search (225,675 B, 2026-11-25) plus 2 KB; then to the build without core's float
-// formatting (220,237 B: JSON numbers by ryu, messages through json::Num) plus 2 KB. Set SIZE_BUDGET_GZIP=81920 to enforce the target.
+// formatting (220,237 B: JSON numbers by ryu, messages through json::Num) plus 2 KB; raised to
+// 223,366 B (the build of 2026-11-25 afternoon, 222,342 B, plus 1 KB) after deliberate growth of
+// 2,105 B: SHA-256 at opt-level 3 (1,225 B, half its time) and building snapshot objects while a
+// stream runs / Worker batches every 50 ms (no long tasks). Set SIZE_BUDGET_GZIP=81920 to
+// enforce the target.
 import { readFileSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 
 const files = process.argv.length > 2
   ? process.argv.slice(2)
   : ["pkg/agentwire_bg.wasm", "pkg/agentwire.js", "pkg/agentwire_bg.js"];
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 222285);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 223366);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

@@ -20,9 +20,21 @@ extern "C" {
     fn remove_global_listener(kind: &str, f: &js_sys::Function);
 }
 
-/// `Date.now()`.
+/// `Date.now()`: wall-clock time (deadlines compared with event timestamps).
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// `performance.now()`: monotonic, sub-millisecond (budgets and intervals of work; unlike
+/// `Date.now()` it never steps back when the system clock is adjusted).
+pub fn monotonic_ms() -> f64 {
+    performance_now()
 }
 
 /// `navigator.onLine`, `true` when unknown.

@@ -10,7 +10,7 @@
 
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, js_error};
-use super::global::{next_frame, now_ms, report_error};
+use super::global::{monotonic_ms, next_frame, report_error};
 use crate::events::Redactor;
 use crate::filter::EventFilter;
 use crate::json::WriteJson;
@@ -24,7 +24,7 @@ use wasm_bindgen::prelude::*;
 mod deliver;
 mod objects;
 use deliver::{Batch, Handler, HandlerFilter, Target};
-use objects::ObjectCache;
+use objects::{ObjectCache, Progress};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_STORE: &str = r#"
@@ -372,10 +372,10 @@ impl AgentStore {
             if changed && inner.snapshot_read {
                 // A busy stream: Chromium runs an idle callback's timeout only every few
                 // hundred ms while network chunks keep coming, so build a little here too.
-                let now = now_ms();
+                let now = monotonic_ms();
                 if now - inner.last_build_ms >= IDLE_TIMEOUT_MS {
                     build_some(&mut inner, now, |started| {
-                        BUSY_BUILD_MS + 3.0 - (now_ms() - started)
+                        BUSY_BUILD_MS + 3.0 - (monotonic_ms() - started)
                     });
                 }
                 if !inner.idle_build {
@@ -462,25 +462,26 @@ impl AgentStore {
     }
 }
 
-/// Builds objects of finished tasks/artifacts in batches of 32 while `left(started)` (the
-/// milliseconds left) stays at 3 or more and there is something to build. Returns whether it
-/// built anything, and whether finished entries wait to settle (see `SettledScan`).
+/// One building session: builds objects of finished tasks/artifacts in batches of 32 while
+/// `left(started)` (the milliseconds left) stays at 3 or more and a further batch may find
+/// something. Returns whether it built anything, and whether a later session may build more.
 fn build_some(i: &mut Inner, started: f64, left: impl Fn(f64) -> f64) -> (bool, bool) {
     i.last_build_ms = started;
     let Inner {
         objects, session, ..
     } = i;
+    objects.tick();
     let mut built = false;
     loop {
-        let (b, waiting) = objects
+        let p = objects
             .build_finished(session.store_mut(), 32)
             .unwrap_or_else(|e| {
                 report_error(&e);
-                (false, false)
+                Progress::default()
             });
-        built |= b;
-        if !b || left(started) < 3.0 {
-            return (built, waiting);
+        built |= p.built;
+        if !(p.built || p.unseen) || left(started) < 3.0 {
+            return (built, p.settling || p.unseen);
         }
     }
 }
@@ -508,9 +509,9 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                 .ok()
                 .and_then(|v| v.as_bool())
                 .unwrap_or(false);
-            let (built, waiting) = build_some(&mut i, now_ms(), |started| {
+            let (built, waiting) = build_some(&mut i, monotonic_ms(), |started| {
                 if busy {
-                    BUSY_BUILD_MS + 3.0 - (now_ms() - started)
+                    BUSY_BUILD_MS + 3.0 - (monotonic_ms() - started)
                 } else {
                     remaining
                         .as_ref()

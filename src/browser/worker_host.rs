@@ -15,7 +15,7 @@
 
 use super::client::AgentClient;
 use super::error::js_error;
-use super::global::{next_frame, now_ms, report_error};
+use super::global::{monotonic_ms, next_frame, report_error};
 use super::store::AgentStore;
 use crate::filter::EventFilter;
 use crate::json::{write_str, WriteJson};
@@ -279,7 +279,7 @@ impl Host {
     /// Sends what changed (and a pending connection change) now.
     fn flush(&mut self) {
         self.flush_pending = false;
-        self.last_flush_ms = now_ms();
+        self.last_flush_ms = monotonic_ms();
         let delta = self.delta();
         let conn = self.conn.take();
         let dialect = get(&self.client, "dialect").as_string();
@@ -341,7 +341,7 @@ fn flush_due() -> bool {
         .and_then(|h| {
             h.try_borrow()
                 .ok()
-                .map(|hh| now_ms() - hh.last_flush_ms >= MAX_BATCH_MS)
+                .map(|hh| monotonic_ms() - hh.last_flush_ms >= MAX_BATCH_MS)
         })
         .unwrap_or(false)
 }

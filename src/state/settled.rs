@@ -8,6 +8,8 @@
 //! change between two scans (a `task-complete` right after the final status would make an
 //! object built at once stale). Open entries never block the ones behind them (a root task that
 //! stays open for the whole run), and each scan looks at a bounded number of entries.
+//! "Between two scans" means two building sessions ([`SettledScan::tick`]): scans within one see
+//! the same state.
 
 use std::collections::VecDeque;
 
@@ -19,8 +21,13 @@ const CHECKS_PER_SCAN: usize = 256;
 pub struct SettledScan {
     /// Positions below this were added to `open`.
     scanned: usize,
-    /// Not yet built, oldest first, with the revision the last scan saw it finished at.
-    open: VecDeque<(usize, Option<u64>)>,
+    /// Not yet built, oldest first, with the revision and generation at which a scan first saw
+    /// it finished at that revision.
+    open: VecDeque<(usize, Option<(u64, u64)>)>,
+    /// Scans of the same generation see the same state (see [`SettledScan::tick`]).
+    generation: u64,
+    /// Entries checked since a scan last built something or saw something newly finished.
+    fruitless: usize,
 }
 
 /// What one [`SettledScan::next`] call found.
@@ -28,11 +35,28 @@ pub struct SettledScan {
 pub struct Picked {
     /// Positions to build now (finished, settled, object stale), oldest first.
     pub build: Vec<usize>,
-    /// Some finished entries wait for the next scan to settle: scan again later.
-    pub waiting: bool,
+    /// Finished entries wait to settle: scan again in a later session ([`SettledScan::tick`]).
+    pub settling: bool,
+    /// Some entries were not looked at since the last progress: another scan, even in this
+    /// session, may find something to build.
+    pub unseen: bool,
+}
+
+impl Picked {
+    /// Whether a later scan may still build something.
+    pub fn more(&self) -> bool {
+        self.settling || self.unseen
+    }
 }
 
 impl SettledScan {
+    /// Starts a new generation: call it once before the scans of one building session (the
+    /// state may have changed since the previous one). An entry counts as settled only when a
+    /// scan of an earlier generation saw it finished at the same revision.
+    pub fn tick(&mut self) {
+        self.generation += 1;
+    }
+
     /// Picks up to `budget` positions to build among `len` entries. `state(i)` gives entry
     /// `i`'s revision and whether it is finished; `fresh(i, rev)` whether its object is already
     /// built at that revision (such entries are done and dropped).
@@ -43,10 +67,15 @@ impl SettledScan {
         fresh: impl Fn(usize, u64) -> bool,
         budget: usize,
     ) -> Picked {
-        self.open.extend((self.scanned..len).map(|i| (i, None)));
-        self.scanned = self.scanned.max(len);
+        if self.scanned < len {
+            self.open.extend((self.scanned..len).map(|i| (i, None)));
+            self.scanned = len;
+            self.fruitless = 0;
+        }
         let mut picked = Picked::default();
-        for _ in 0..self.open.len().min(CHECKS_PER_SCAN) {
+        let mut pending = false;
+        let checks = self.open.len().min(CHECKS_PER_SCAN);
+        for _ in 0..checks {
             let Some((i, seen)) = self.open.pop_front() else {
                 break;
             };
@@ -57,15 +86,31 @@ impl SettledScan {
             if finished && fresh(i, rev) {
                 continue;
             }
-            if finished && seen == Some(rev) && picked.build.len() < budget {
-                picked.build.push(i);
-                continue;
-            }
-            if finished {
-                picked.waiting = true;
-            }
-            self.open.push_back((i, finished.then_some(rev)));
+            let seen = match seen {
+                _ if !finished => None,
+                Some((r, g)) if r == rev => {
+                    if g < self.generation && picked.build.len() < budget {
+                        picked.build.push(i);
+                        continue;
+                    }
+                    pending = true;
+                    Some((r, g))
+                }
+                _ => {
+                    pending = true;
+                    self.fruitless = 0;
+                    Some((rev, self.generation))
+                }
+            };
+            self.open.push_back((i, seen));
         }
+        if !picked.build.is_empty() {
+            self.fruitless = 0;
+        } else {
+            self.fruitless = self.fruitless.saturating_add(checks);
+        }
+        picked.settling = pending;
+        picked.unseen = self.fruitless < self.open.len();
         picked
     }
 
@@ -87,6 +132,7 @@ mod tests {
 
     impl World {
         fn scan(&mut self, s: &mut SettledScan, budget: usize) -> Picked {
+            s.tick();
             let p = s.next(
                 self.entries.len(),
                 |i| self.entries[i],
@@ -112,7 +158,7 @@ mod tests {
         let mut s = SettledScan::default();
         let first = w.scan(&mut s, usize::MAX);
         assert!(first.build.is_empty(), "nothing is built on first sight");
-        assert!(first.waiting);
+        assert!(first.settling);
         let mut built = 0;
         for _ in 0..4 {
             built += w.scan(&mut s, usize::MAX).build.len();
@@ -169,5 +215,50 @@ mod tests {
         w.scan(&mut s, 8);
         assert_eq!(w.scan(&mut s, 8).build, vec![1]);
         assert_eq!(s.open(), 0);
+    }
+
+    #[test]
+    fn scans_within_one_generation_do_not_settle_an_entry() {
+        // Seen finished for the first time: a second scan of the same session (nothing could
+        // have changed in between) must not count as "unchanged since the last scan".
+        let mut w = World {
+            entries: vec![(7, true)],
+            built: vec![],
+        };
+        let mut s = SettledScan::default();
+        s.tick();
+        let a = s.next(1, |i| w.entries[i], |_, _| false, 8);
+        let b = s.next(1, |i| w.entries[i], |_, _| false, 8);
+        assert!(a.build.is_empty() && b.build.is_empty());
+        assert!(b.settling);
+        w.entries[0].0 = 8; // task-complete in the next chunk
+        assert!(w.scan(&mut s, 8).build.is_empty(), "changed: waits again");
+        assert_eq!(w.scan(&mut s, 8).build, vec![0]);
+        assert_eq!(w.built[0], Some(8));
+    }
+
+    #[test]
+    fn finished_entries_behind_many_open_ones_are_reached_and_then_scanning_stops() {
+        // 300 entries that never finish, then 10 finished ones: scanning continues until
+        // every entry was looked at, builds the 10, then reports nothing left to do.
+        let mut w = World {
+            entries: (0..300).map(|_| (1, false)).collect(),
+            built: vec![],
+        };
+        w.entries.extend((0..10).map(|_| (1, true)));
+        let mut s = SettledScan::default();
+        let mut built = 0;
+        let mut rounds = 0;
+        loop {
+            let p = w.scan(&mut s, 32);
+            built += p.build.len();
+            rounds += 1;
+            if !p.more() && p.build.is_empty() {
+                break;
+            }
+            assert!(rounds < 20, "never settles down");
+        }
+        assert_eq!(built, 10);
+        assert_eq!(s.open(), 300);
     }
 }

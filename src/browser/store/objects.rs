@@ -40,6 +40,17 @@ pub(super) struct ObjectCache {
     artifact_scan: SettledScan,
 }
 
+/// What one [`ObjectCache::build_finished`] call did and left.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Progress {
+    /// Objects were built.
+    pub built: bool,
+    /// Finished entries wait for a later session to settle.
+    pub settling: bool,
+    /// Entries not looked at yet: another call in this session may build some.
+    pub unseen: bool,
+}
+
 /// Whether the object at `i` shows revision `rev`.
 fn fresh(cache: &[Option<(u64, JsValue)>], i: usize, rev: u64) -> bool {
     matches!(cache.get(i), Some(Some((r, _))) if *r == rev)
@@ -152,16 +163,23 @@ impl ObjectCache {
         b.items.clear();
     }
 
+    /// Starts a building session: entries seen finished in an earlier session at the same
+    /// revision count as settled (see [`SettledScan::tick`]).
+    pub fn tick(&mut self) {
+        self.task_scan.tick();
+        self.artifact_scan.tick();
+    }
+
     /// Incremental snapshots: builds (one call) the stale objects of up to `budget` finished
-    /// tasks (terminal status) and finalized artifacts each, that did not change since the
-    /// previous call (see [`SettledScan`]), so that reading a snapshot later only builds what
-    /// is still changing. Bounded work per call. Returns whether it built anything, and whether
-    /// finished entries wait for a later call to settle.
+    /// tasks (terminal status) and finalized artifacts each that did not change since an earlier
+    /// session (see [`SettledScan`]), so that reading a snapshot later only builds what is still
+    /// changing. Bounded work per call. Returns whether it built anything, and what is left
+    /// (entries settling, entries not looked at yet).
     pub fn build_finished(
         &mut self,
         store: &mut Store,
         budget: usize,
-    ) -> Result<(bool, bool), JsValue> {
+    ) -> Result<Progress, JsValue> {
         let cache = &self.tasks;
         let tasks = self.task_scan.next(
             store.tasks.len(),
@@ -182,9 +200,12 @@ impl ObjectCache {
             |i, rev| fresh(cache, i, rev),
             budget,
         );
-        let built = !tasks.build.is_empty() || !artifacts.build.is_empty();
         self.refresh(store, &tasks.build, &artifacts.build)?;
-        Ok((built, tasks.waiting || artifacts.waiting))
+        Ok(Progress {
+            built: !tasks.build.is_empty() || !artifacts.build.is_empty(),
+            settling: tasks.settling || artifacts.settling,
+            unseen: tasks.unseen || artifacts.unseen,
+        })
     }
 
     /// Every task and artifact object, in creation order (stale ones rebuilt first).
