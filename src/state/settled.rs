@@ -131,6 +131,12 @@ mod tests {
     }
 
     impl World {
+        /// Entries `(revision, finished)`, no object built yet; and a fresh scan.
+        fn new(entries: Vec<(u64, bool)>) -> (World, SettledScan) {
+            let built = Vec::new();
+            (World { entries, built }, SettledScan::default())
+        }
+
         fn scan(&mut self, s: &mut SettledScan, budget: usize) -> Picked {
             s.tick();
             let p = s.next(
@@ -150,12 +156,8 @@ mod tests {
     #[test]
     fn finished_entries_build_once_settled_and_open_ones_do_not_block_the_rest() {
         // Entry 0 stays open the whole run (a root task); 1..300 finish.
-        let mut w = World {
-            entries: vec![(1, false)],
-            built: vec![],
-        };
+        let (mut w, mut s) = World::new(vec![(1, false)]);
         w.entries.extend((1..300).map(|_| (5, true)));
-        let mut s = SettledScan::default();
         let first = w.scan(&mut s, usize::MAX);
         assert!(first.build.is_empty(), "nothing is built on first sight");
         assert!(first.settling);
@@ -173,11 +175,7 @@ mod tests {
 
     #[test]
     fn an_entry_that_changed_since_the_last_scan_waits_again() {
-        let mut w = World {
-            entries: vec![(1, true)],
-            built: vec![],
-        };
-        let mut s = SettledScan::default();
+        let (mut w, mut s) = World::new(vec![(1, true)]);
         w.scan(&mut s, 8);
         w.entries[0].0 = 2; // task-complete right after the final status
         assert!(w.scan(&mut s, 8).build.is_empty());
@@ -188,11 +186,7 @@ mod tests {
 
     #[test]
     fn the_budget_and_the_checks_per_scan_bound_each_call() {
-        let mut w = World {
-            entries: (0..1000).map(|_| (1, true)).collect(),
-            built: vec![],
-        };
-        let mut s = SettledScan::default();
+        let (mut w, mut s) = World::new((0..1000).map(|_| (1, true)).collect());
         let mut calls = 0;
         let mut total = 0;
         while total < 1000 {
@@ -207,11 +201,8 @@ mod tests {
 
     #[test]
     fn entries_built_by_a_read_are_dropped_without_building_again() {
-        let mut w = World {
-            entries: vec![(3, true), (3, true)],
-            built: vec![Some(3), None],
-        };
-        let mut s = SettledScan::default();
+        let (mut w, mut s) = World::new(vec![(3, true), (3, true)]);
+        w.built = vec![Some(3), None];
         w.scan(&mut s, 8);
         assert_eq!(w.scan(&mut s, 8).build, vec![1]);
         assert_eq!(s.open(), 0);
@@ -221,11 +212,7 @@ mod tests {
     fn scans_within_one_generation_do_not_settle_an_entry() {
         // Seen finished for the first time: a second scan of the same session (nothing could
         // have changed in between) must not count as "unchanged since the last scan".
-        let mut w = World {
-            entries: vec![(7, true)],
-            built: vec![],
-        };
-        let mut s = SettledScan::default();
+        let (mut w, mut s) = World::new(vec![(7, true)]);
         s.tick();
         let a = s.next(1, |i| w.entries[i], |_, _| false, 8);
         let b = s.next(1, |i| w.entries[i], |_, _| false, 8);
@@ -241,12 +228,8 @@ mod tests {
     fn finished_entries_behind_many_open_ones_are_reached_and_then_scanning_stops() {
         // 300 entries that never finish, then 10 finished ones: scanning continues until
         // every entry was looked at, builds the 10, then reports nothing left to do.
-        let mut w = World {
-            entries: (0..300).map(|_| (1, false)).collect(),
-            built: vec![],
-        };
+        let (mut w, mut s) = World::new((0..300).map(|_| (1, false)).collect());
         w.entries.extend((0..10).map(|_| (1, true)));
-        let mut s = SettledScan::default();
         let mut built = 0;
         let mut rounds = 0;
         loop {
