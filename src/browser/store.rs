@@ -374,9 +374,7 @@ impl AgentStore {
                 // hundred ms while network chunks keep coming, so build a little here too.
                 let now = monotonic_ms();
                 if now - inner.last_build_ms >= IDLE_TIMEOUT_MS {
-                    build_some(&mut inner, now, |started| {
-                        BUSY_BUILD_MS + 3.0 - (monotonic_ms() - started)
-                    });
+                    build_some(&mut inner, now, busy_left);
                 }
                 if !inner.idle_build {
                     inner.idle_build = true;
@@ -511,7 +509,7 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
                 .unwrap_or(false);
             let (built, waiting) = build_some(&mut i, monotonic_ms(), |started| {
                 if busy {
-                    BUSY_BUILD_MS + 3.0 - (monotonic_ms() - started)
+                    busy_left(started)
                 } else {
                     remaining
                         .as_ref()
@@ -555,6 +553,12 @@ fn schedule_idle_build(inner: &Rc<RefCell<Inner>>) {
             }
         }
     }
+}
+
+/// The milliseconds `build_some` has left of a BUSY_BUILD_MS budget begun at `started` (it stops
+/// below 3).
+fn busy_left(started: f64) -> f64 {
+    BUSY_BUILD_MS + 3.0 - (monotonic_ms() - started)
 }
 
 /// How long the building of finished objects waits for an idle period before it runs anyway.

@@ -3,7 +3,8 @@
 //!
 //! The Worker owns a real `AgentClient` (transport, parsing, validation, assembly all happen
 //! here) and sends the page, once per animation frame (and at least every 50 ms while the Worker
-//! is too busy for frame callbacks), ONE message with everything that changed since the last one, as UTF-8 JSON in a transferred `ArrayBuffer`:
+//! is too busy for frame callbacks), ONE message with everything that changed since the last
+//! one, as UTF-8 JSON in a transferred `ArrayBuffer`:
 //! `{"v":version,"t":[[position,task,mode,text]…],"a":[[position,artifact]…],"d":[…],"pi":[…],
 //! "pa":[…],"e":[[[subscription ids],event]…]}` where a task's answer is not in its JSON
 //! (`"content":""`) but follows it: `mode` 0 = unchanged, 1 = `text` is the whole answer,

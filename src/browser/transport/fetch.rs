@@ -13,7 +13,7 @@
 
 use super::rpc::{self, Call};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
-use crate::browser::global::{fetch_request, now_ms, yield_to_browser, Interval};
+use crate::browser::global::{fetch_request, monotonic_ms, now_ms, yield_to_browser, Interval};
 use crate::client::reconnect::{classify_response, ResponseVerdict};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -534,7 +534,7 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
     let idle_ms = sh.opts.idle_timeout_ms;
     {
         let mut c = sh.conn.borrow_mut();
-        c.last_bytes_ms = now_ms();
+        c.last_bytes_ms = monotonic_ms();
         c.idle_fired = false;
     }
     // Idle detection: one interval per attempt, dropped (cleared) when the attempt ends.
@@ -545,7 +545,7 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
             let Ok(mut c) = sh.conn.try_borrow_mut() else {
                 return;
             };
-            if !c.idle_fired && now_ms() - c.last_bytes_ms >= idle_ms {
+            if !c.idle_fired && monotonic_ms() - c.last_bytes_ms >= idle_ms {
                 c.idle_fired = true;
                 if let Some(a) = c.abort.take() {
                     a.abort();
@@ -557,7 +557,7 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
     let mut delivered = false;
     // When this loop last let the browser run: reads of data already queued resolve as
     // microtasks, so a burst would otherwise be parsed in one long task (no input, no frames).
-    let mut busy_since = now_ms();
+    let mut busy_since = monotonic_ms();
     let done_key = JsValue::from_str("done");
     let value_key = JsValue::from_str("value");
     loop {
@@ -603,7 +603,7 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
             continue;
         };
         if let Ok(mut c) = sh.conn.try_borrow_mut() {
-            c.last_bytes_ms = now_ms();
+            c.last_bytes_ms = monotonic_ms();
         }
         // Copied into wasm memory at most FEED_SLICE bytes at a time: the browser hands over
         // whatever piled up while the page was busy (several MB on a loaded machine), and wasm
@@ -624,9 +624,9 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
                 Ok(n) => delivered |= n > 0,
                 Err(_) => return Outcome::Closed,
             }
-            if !sh.ended() && now_ms() - busy_since >= YIELD_AFTER_MS {
+            if !sh.ended() && monotonic_ms() - busy_since >= YIELD_AFTER_MS {
                 yield_to_browser().await;
-                busy_since = now_ms();
+                busy_since = monotonic_ms();
             }
             if sh.ended() {
                 let _ = reader.cancel();

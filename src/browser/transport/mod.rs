@@ -109,7 +109,7 @@ pub struct Conn {
     pub abort: Option<web_sys::AbortController>,
     /// Set when idle detection aborted the fetch.
     pub idle_fired: bool,
-    /// Time of the latest byte (idle detection).
+    /// Time of the latest byte (idle detection; `performance.now()`).
     pub last_bytes_ms: f64,
     /// EventSource handle.
     pub es: Option<eventsource::EsHandle>,

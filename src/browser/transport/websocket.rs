@@ -7,7 +7,7 @@
 
 use super::myagent::{self, Hello, ACK_EVERY};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
-use crate::browser::global::{now_ms, Interval};
+use crate::browser::global::{monotonic_ms, Interval};
 use std::cell::Cell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -92,7 +92,7 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let hello = Rc::new(Hello::new(first));
     let myagent = myagent::may_be_myagent(sh);
     if let Ok(mut c) = sh.conn.try_borrow_mut() {
-        c.last_bytes_ms = now_ms();
+        c.last_bytes_ms = monotonic_ms();
     }
     let d = delivered.clone();
     let w = weak.clone();
@@ -112,7 +112,7 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
             };
             d.set(true);
             if let Ok(mut c) = sh.conn.try_borrow_mut() {
-                c.last_bytes_ms = now_ms();
+                c.last_bytes_ms = monotonic_ms();
             }
             let _ = sh.push(&text);
             if myagent {
@@ -128,7 +128,7 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let on_open: Closure<dyn FnMut(web_sys::Event)> = Closure::new(move |_e: web_sys::Event| {
         if let Some(sh) = w.upgrade() {
             if let Ok(mut c) = sh.conn.try_borrow_mut() {
-                c.last_bytes_ms = now_ms();
+                c.last_bytes_ms = monotonic_ms();
             }
             sh.set_state(OPEN, "receiving", None);
             if myagent {
@@ -153,7 +153,7 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         Interval::new((idle_ms / 4.0).max(50.0), move || {
             let Some(sh) = w.upgrade() else { return };
             let last = sh.conn.try_borrow().map(|c| c.last_bytes_ms).unwrap_or(0.0);
-            if !stale.get() && now_ms() - last >= idle_ms {
+            if !stale.get() && monotonic_ms() - last >= idle_ms {
                 stale.set(true);
                 if let Some(r) = &resolve {
                     let _ = r.call0(&JsValue::NULL);
