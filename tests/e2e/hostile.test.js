@@ -528,12 +528,6 @@ export const tests = {
   },
 
   /**
-   * Auth requests whose authUrl is `javascript:`, `data:text/html`, mixed case, a tab or a
-   * leading space, `vbscript:`, plain http off localhost, protocol-relative (fault `evilAuth`):
-   * authUrl() and openAuth() refuse each with code `unsafe-url` (window.open never called),
-   * each is an `unsafe-url` diagnostic, and the run goes on to the clean run's other state.
-   */
-  /**
    * Every limit and the redaction list are options of the JavaScript constructors: a store with
    * maxToolsPerTask 1, maxHistoryPerTask 2 and maxRequestsPerTask 1 reports each limit once and
    * keeps what it allows; redactKeys replaces the default list (a custom key redacted, `token`
@@ -590,6 +584,12 @@ export const tests = {
     return `${limits.length} limits; ${bad.raw.slice(0, 120)}`;
   },
 
+  /**
+   * Auth requests whose authUrl is `javascript:`, `data:text/html`, mixed case, a tab or a
+   * leading space, `vbscript:`, plain http off localhost, protocol-relative (fault `evilAuth`):
+   * authUrl() and openAuth() refuse each with code `unsafe-url` (window.open never called),
+   * each is an `unsafe-url` diagnostic, and the run goes on to the clean run's other state.
+   */
   async unsafe_auth_urls_javascript_data_and_lookalikes_are_refused(aw) {
     const q = "scenario=quick&seed=15&speed=0";
     const ref = await reference(aw, q);
