@@ -73,6 +73,9 @@ pub fn decode_event<'a>(
     cx: &EventContext<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<AgentEvent<'a>> {
+    if let Some(ev) = super::fast::content_delta(data, cx) {
+        return Some(ev);
+    }
     let value = match json::parse(data) {
         Ok(v) => v,
         Err(e) => {

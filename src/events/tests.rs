@@ -212,3 +212,99 @@ fn a_required_field_of_the_wrong_type_is_not_also_reported_missing() {
         (DiagCode::MissingField, "$.delta")
     );
 }
+
+/// The general path alone (JSON tree + field checks), without the `content-delta` fast path;
+/// `None` when the data is not a JSON object (decode_event reports that itself).
+fn decode_general<'a>(
+    data: &'a str,
+    cx: &EventContext<'_>,
+) -> Option<(Option<AgentEvent<'a>>, Vec<Diagnostic>)> {
+    let Ok(crate::json::Value::Object(entries)) = crate::json::parse(data) else {
+        return None;
+    };
+    let mut d = Vec::new();
+    let ev = decode_entries(entries, data, cx, &mut d);
+    Some((ev, d))
+}
+
+#[test]
+fn the_content_delta_fast_path_agrees_with_the_general_path() {
+    const OK: &str = r#"{"kind":"content-delta","contextId":"ctx-1","taskId":"task-1","delta":" cohort","index":12,"timestamp":"2025-11-06T10:30:00.565Z"}"#;
+    // (data, whether the fast path must take it)
+    let cases: Vec<(String, bool)> = vec![
+        (OK.to_owned(), true),
+        (OK.replace(" cohort", "héllo ✓ 世界"), true),
+        (OK.replace(" cohort", ""), true),
+        (OK.replace("ctx-1", ""), true),
+        (OK.replace(":12,", ":0,"), true),
+        (OK.replace(":12,", ":999999999999999,"), true),
+        // Everything below is the general path's: escapes, other number forms, order, spacing,
+        // extra or missing members, invalid values.
+        (OK.replace(" cohort", r#"a\"b"#), false),
+        (OK.replace(" cohort", r"line\nbreak"), false),
+        (OK.replace(" cohort", "tab\there"), false),
+        (OK.replace(":12,", ":012,"), false),
+        (OK.replace(":12,", ":-1,"), false),
+        (OK.replace(":12,", ":1.5,"), false),
+        (OK.replace(":12,", ":12.0,"), false),
+        (OK.replace(":12,", ":1e2,"), false),
+        (OK.replace(":12,", ":9007199254740991,"), false),
+        (OK.replace(":12,", ":9007199254740992,"), false),
+        (OK.replace(":12,", r#":"12","#), false),
+        (OK.replace(":12,", ":,"), false),
+        (OK.replace(r#""delta":" cohort""#, r#""delta":null"#), false),
+        (OK.replace("2025-11-06T10:30:00.565Z", "yesterday"), false),
+        (OK.replace(r#"{"kind""#, r#"{ "kind""#), false),
+        (OK.replace('}', r#","extra":1}"#), false),
+        (OK.replace('}', r#","index":3}"#), false),
+        (format!("{OK} "), false),
+        (format!("{OK}x"), false),
+        (OK.replace(r#""taskId":"task-1","#, ""), false),
+        (
+            OK.replace(
+                r#""contextId":"ctx-1","taskId":"task-1""#,
+                r#""taskId":"task-1","contextId":"ctx-1""#,
+            ),
+            false,
+        ),
+        (OK.replace("content-delta", "content-complete"), false),
+        (OK[..OK.len() - 1].to_owned(), false),
+        (OK[..40].to_owned(), false),
+    ];
+    let contexts = [
+        ("message", true),
+        ("content-delta", true),
+        ("task-status", false),
+    ];
+    for (data, taken) in &cases {
+        for (sse_type, type_ok) in contexts {
+            let cx = EventContext {
+                sse_type,
+                event_id: "7",
+                position: 3,
+            };
+            let fast = super::fast::content_delta(data, &cx);
+            assert_eq!(
+                fast.is_some(),
+                *taken && type_ok,
+                "fast path on {data} ({sse_type})"
+            );
+            let mut d = Vec::new();
+            let decoded = decode_event(data, &cx, &mut d);
+            let Some((general, diags)) = decode_general(data, &cx) else {
+                assert!(
+                    fast.is_none() && decoded.is_none() && !d.is_empty(),
+                    "{data}"
+                );
+                continue;
+            };
+            if let Some(fast) = fast {
+                assert!(diags.is_empty(), "{data}: {diags:?}");
+                assert_eq!(Some(fast), general, "{data}");
+            }
+            // decode_event gives the general path's answer, diagnostics included.
+            assert_eq!(decoded, general, "{data}");
+            assert_eq!(d, diags, "{data}");
+        }
+    }
+}

@@ -16,6 +16,7 @@ mod number;
 mod parse;
 mod write;
 
+pub(crate) use parse::plain_run;
 pub use parse::{parse, parse_with_depth};
 pub use write::{write_number, write_str, WriteJson};
 

@@ -67,7 +67,7 @@ fn stop_mask(w: u64) -> u64 {
 /// has 64-bit integers; the first stop byte of a word is its lowest flagged byte), byte by byte
 /// only in the last few bytes of the input.
 #[inline(always)]
-pub(super) fn plain_run(rest: &[u8]) -> Option<usize> {
+pub(crate) fn plain_run(rest: &[u8]) -> Option<usize> {
     let mut skipped = 0;
     let mut words = rest.chunks_exact(8);
     for word in &mut words {
