@@ -7,12 +7,14 @@
 //! Invariants checked:
 //! - no panic;
 //! - an event is returned exactly when no error-severity diagnostic was reported;
+//! - the `content-delta` fast path changes nothing: `decode_event` and `decode_event_general`
+//!   give the same event and the same diagnostics;
 //! - every diagnostic has a non-empty message, a path starting with `$` and a bounded `raw`;
 //! - a known event written back as JSON decodes without errors, to an event written the same;
 //! - the JSON parser accepts what its writer wrote for any value it parsed.
 #![no_main]
 
-use agentwire::events::{decode_event, AgentEvent, EventContext, Severity, KINDS, MAX_RAW_BYTES};
+use agentwire::events::{decode_event, decode_event_general, AgentEvent, EventContext, Severity, KINDS, MAX_RAW_BYTES};
 use agentwire::json;
 use libfuzzer_sys::fuzz_target;
 
@@ -33,6 +35,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut diags = Vec::new();
     let ev = decode_event(&text, &cx, &mut diags);
+    let mut general_diags = Vec::new();
+    let general = decode_event_general(&text, &cx, &mut general_diags);
+    assert_eq!(ev, general, "fast path and general decoder differ");
+    assert_eq!(diags, general_diags, "fast path and general decoder differ in diagnostics");
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
     assert_eq!(
         ev.is_some(),

@@ -83,7 +83,7 @@ impl Store {
         let ms = to_epoch_ms(ts)?;
         if self.clock_ms.is_none_or(|c| ms > c) {
             self.clock_ms = Some(ms);
-            if !self.deadlines.is_empty() {
+            if !self.deadline_of.is_empty() {
                 self.expire_requests(meta);
             }
         }
@@ -551,7 +551,7 @@ impl Store {
 
     fn apply_delta(&mut self, e: &ContentDelta<'_>, meta: &EventMeta<'_>) {
         // The hot path: deltas move the clock only while a request waits to expire.
-        if !self.deadlines.is_empty() {
+        if !self.deadline_of.is_empty() {
             self.observe_time(&e.timestamp, meta);
         }
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentDelta::KIND) else {
@@ -1145,7 +1145,7 @@ impl Store {
     }
 
     fn apply_thought(&mut self, e: &ThoughtStream<'_>, meta: &EventMeta<'_>) {
-        if !self.deadlines.is_empty() {
+        if !self.deadline_of.is_empty() {
             self.observe_time(&e.timestamp, meta);
         }
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ThoughtStream::KIND) else {

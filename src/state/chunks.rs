@@ -2,7 +2,7 @@
 //! arrive early are held in a bounded window and applied in index order; duplicates are
 //! recognised; gaps that never fill are reported and skipped so what is known still shows.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// What happened to a pushed chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +21,10 @@ pub(crate) enum Admit {
 #[derive(Debug)]
 pub(crate) struct Sequencer<T> {
     next: u64,
-    pending: BTreeMap<u64, (T, bool)>,
+    /// Held chunks sorted by index: (index, payload, complete). A sorted deque rather than a
+    /// BTreeMap: the window is small (`Limits::max_pending_chunks`), the in-order case never
+    /// touches it, and each BTreeMap instance costs ~4 KB of wasm.
+    pending: VecDeque<(u64, T, bool)>,
     /// Index of the chunk flagged `complete: true`, once seen.
     last: Option<u64>,
 }
@@ -30,7 +33,7 @@ impl<T> Default for Sequencer<T> {
     fn default() -> Self {
         Sequencer {
             next: 0,
-            pending: BTreeMap::new(),
+            pending: VecDeque::new(),
             last: None,
         }
     }
@@ -78,23 +81,22 @@ impl<T> Sequencer<T> {
             }
             return Admit::Apply;
         }
-        if self.pending.contains_key(&index) {
+        let Err(at) = self.pending.binary_search_by_key(&index, |p| p.0) else {
             return Admit::Duplicate;
-        }
+        };
         if complete {
             self.last = Some(index);
         }
-        self.pending.insert(index, (make(), complete));
+        self.pending.insert(at, (index, make(), complete));
         Admit::Held
     }
 
     /// The next held chunk that is now in order, if any.
     pub(crate) fn pop_ready(&mut self) -> Option<T> {
-        let (&first, _) = self.pending.iter().next()?;
-        if first != self.next {
+        if self.pending.front()?.0 != self.next {
             return None;
         }
-        let (item, _) = self.pending.remove(&first)?;
+        let (_, item, _) = self.pending.pop_front()?;
         self.next += 1;
         Some(item)
     }
@@ -102,7 +104,7 @@ impl<T> Sequencer<T> {
     /// Gives up on the missing chunks before the first held one: returns the gap, and the
     /// held chunks become applicable (call [`Sequencer::pop_ready`]).
     pub(crate) fn skip_gap(&mut self) -> Option<Gap> {
-        let (&first, _) = self.pending.iter().next()?;
+        let first = self.pending.front()?.0;
         if first <= self.next {
             return None;
         }

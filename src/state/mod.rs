@@ -23,7 +23,8 @@ use chunks::Sequencer;
 pub use dedupe::SeenIds;
 pub use model::*;
 pub use settled::{Picked, SettledScan};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 pub use usage::{Usage, MAX_DIAGNOSTIC_BYTES};
 
 /// Limits that bound the store's memory. Hitting one produces a `limit-exceeded` diagnostic
@@ -194,7 +195,7 @@ pub(crate) struct ArtifactSlot {
 }
 
 /// Open requests that can expire: (deadline in stream ms, task slot, is_auth, request index),
-/// ordered by deadline (the next one to expire is the first).
+/// expired in this order (by deadline, then slot, kind and index).
 type Deadline = (i64, usize, bool, usize);
 
 /// The assembled state of one connection (one or more contexts).
@@ -219,8 +220,11 @@ pub struct Store {
     raw_log: VecDeque<(u64, String)>,
     /// Stream time: the latest valid event timestamp, in epoch ms.
     clock_ms: Option<i64>,
-    deadlines: BTreeSet<Deadline>,
-    /// (task slot, is_auth, request index) → its deadline, to drop it when answered.
+    /// Min-heap of deadlines. An answered request's entry stays until it is popped or the heap
+    /// is rebuilt (when over half of it is such stale entries): the live deadlines are the ones
+    /// `deadline_of` still maps to the same time. (A BTreeSet costs ~4.7 KB of wasm.)
+    deadlines: BinaryHeap<Reverse<Deadline>>,
+    /// (task slot, is_auth, request index) → its deadline: the open requests that can expire.
     deadline_of: HashMap<(usize, bool, usize), i64>,
     events_applied: u64,
     duplicates_ignored: u64,
@@ -482,11 +486,14 @@ impl Store {
     /// moved the clock (the diagnostics point at it).
     fn expire_requests(&mut self, meta: &EventMeta<'_>) {
         let Some(now) = self.clock_ms else { return };
-        while let Some(&(at, t, is_auth, i)) = self.deadlines.first() {
+        while let Some(&Reverse((at, t, is_auth, i))) = self.deadlines.peek() {
             if at > now {
                 break;
             }
-            self.deadlines.pop_first();
+            self.deadlines.pop();
+            if self.deadline_of.get(&(t, is_auth, i)) != Some(&at) {
+                continue; // answered, or given another deadline since
+            }
             self.deadline_of.remove(&(t, is_auth, i));
             let v = self.version + 1;
             let Some(slot) = self.tasks.get_mut(t) else {
@@ -533,14 +540,28 @@ impl Store {
 
     /// Registers the deadline of request `i` of task slot `t`.
     pub(crate) fn add_deadline(&mut self, at: i64, t: usize, is_auth: bool, i: usize) {
-        self.deadlines.insert((at, t, is_auth, i));
-        self.deadline_of.insert((t, is_auth, i), at);
+        if self.deadline_of.insert((t, is_auth, i), at) != Some(at) {
+            self.deadlines.push(Reverse((at, t, is_auth, i)));
+            self.compact_deadlines();
+        }
     }
 
     /// Forgets the deadline of an answered request.
     pub(crate) fn drop_deadline(&mut self, t: usize, is_auth: bool, i: usize) {
-        if let Some(at) = self.deadline_of.remove(&(t, is_auth, i)) {
-            self.deadlines.remove(&(at, t, is_auth, i));
+        if self.deadline_of.remove(&(t, is_auth, i)).is_some() {
+            self.compact_deadlines();
+        }
+    }
+
+    /// Rebuilds the heap from the live deadlines once most of it is stale (amortised O(1) per
+    /// change, and the heap never holds more than twice the open requests, plus 64).
+    fn compact_deadlines(&mut self) {
+        if self.deadlines.len() > 2 * self.deadline_of.len() + 64 {
+            self.deadlines = self
+                .deadline_of
+                .iter()
+                .map(|(&(t, is_auth, i), &at)| Reverse((at, t, is_auth, i)))
+                .collect();
         }
     }
 

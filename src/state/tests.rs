@@ -636,3 +636,51 @@ fn answered_requests_drop_their_deadline_and_open_ones_expire() {
     assert_eq!(s.usage().deadlines, 0);
     assert_eq!(codes(&s), vec![DiagCode::RequestExpired]);
 }
+
+#[test]
+fn answered_deadlines_do_not_pile_up_and_expiry_keeps_its_order() {
+    let mut s = Store::new(Limits::default());
+    // 500 requests answered before their deadline: the heap of deadlines is rebuilt as their
+    // entries go stale, so it stays within twice the open requests (plus 64).
+    let mut evs = Vec::new();
+    for i in 0..500 {
+        evs.push(ev(&format!(
+            r#"{{"kind":"input-required","taskId":"t","inputId":"a{i}","inputType":"confirmation","prompt":"?","metadata":{{"timeout":5}}}}"#
+        )));
+        evs.push(ev(&format!(
+            r#"{{"kind":"input-received","taskId":"t","inputId":"a{i}","providedBy":"user"}}"#
+        )));
+    }
+    // Three open ones; the later-registered "z1" has the earlier deadline.
+    for (id, timeout) in [("z3", 9), ("z1", 3), ("z2", 6)] {
+        evs.push(ev(&format!(
+            r#"{{"kind":"input-required","taskId":"t","inputId":"{id}","inputType":"confirmation","prompt":"?","metadata":{{"timeout":{timeout}}}}}"#
+        )));
+    }
+    apply_all(&mut s, &evs);
+    assert_eq!(s.usage().deadlines, 3);
+    assert!(
+        s.deadlines.len() <= 2 * 3 + 64,
+        "{} heap entries",
+        s.deadlines.len()
+    );
+    let now = crate::events::timestamp::to_epoch_ms(TS).expect("ts");
+    s.advance_clock(now + 10_000);
+    let expired: Vec<String> = s
+        .diagnostics()
+        .filter(|d| d.code == DiagCode::RequestExpired)
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        expired,
+        [
+            "input request z1 expired before it was answered",
+            "input request z2 expired before it was answered",
+            "input request z3 expired before it was answered",
+        ]
+    );
+    assert_eq!(s.usage().deadlines, 0);
+    assert!(s
+        .input("a0")
+        .is_some_and(|r| r.state == RequestState::Answered));
+}

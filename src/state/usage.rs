@@ -58,7 +58,7 @@ impl Store {
             diagnostics: self.diagnostics.len(),
             raw_events: self.raw_log.len(),
             seen_ids: self.seen.len(),
-            deadlines: self.deadlines.len(),
+            deadlines: self.deadline_of.len(),
             ..Usage::default()
         };
         for t in &self.tasks {
