@@ -1,7 +1,10 @@
 // Size report of the shipped package: raw / gzip (level 9) / brotli (quality 11) bytes of each
-// file given (default: the bundler build's wasm and its JS glue) and their sum. Exits 1 when the
+// file given (default: what the bundler build loads: the wasm, its JS glue, the glue's snippets
+// (inline_js, the Worker's page side) and the Worker entry) and their sum. Exits 1 when the
 // gzip sum exceeds SIZE_BUDGET_GZIP bytes. Run by scripts/build-pkg.sh on every build.
 //   node scripts/size-report.mjs [FILE...]
+// (Before 2026-11-25 evening the default counted the wasm and the two glue files only: the
+// snippets and the Worker entry, ~4.4 KB gzip unminified, were left out.)
 //
 // Budget: the product target is 80 KB gzip (SIZE_TARGET_GZIP, issue 7), printed on every run.
 // Until it is met, the failing budget is a regression guard: 168 KB since the client landed
@@ -13,15 +16,19 @@
 // formatting (220,237 B: JSON numbers by ryu, messages through json::Num) plus 2 KB; raised to
 // 223,366 B (the build of 2026-11-25 afternoon, 222,342 B, plus 1 KB) after deliberate growth of
 // 2,105 B: SHA-256 at opt-level 3 (1,225 B, half its time) and building snapshot objects while a
-// stream runs / Worker batches every 50 ms (no long tasks). Set SIZE_BUDGET_GZIP=81920 to
-// enforce the target.
-import { readFileSync } from "node:fs";
+// stream runs / Worker batches every 50 ms (no long tasks); lowered to 204,737 B (the build of
+// 2026-11-25 evening, 203,713 B with the snippets and the Worker entry now counted and every JS
+// file minified, plus 1 KB) after the BTreeMap/BTreeSet, sort and Unicode case tables left the
+// wasm. Set SIZE_BUDGET_GZIP=81920 to enforce the target.
+import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 
 const files = process.argv.length > 2
   ? process.argv.slice(2)
-  : ["pkg/agentwire_bg.wasm", "pkg/agentwire.js", "pkg/agentwire_bg.js"];
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 223366);
+  : ["pkg/agentwire_bg.wasm", "pkg/agentwire.js", "pkg/agentwire_bg.js", "pkg/agentwire-worker.js",
+     ...readdirSync("pkg/snippets", { recursive: true }).filter((f) => f.endsWith(".js")).sort()
+       .map((f) => `pkg/snippets/${f}`)];
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 204737);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };
@@ -41,7 +48,8 @@ const rows = files.map((file) => {
 
 const n = (x) => x.toLocaleString("en-US").padStart(10);
 console.log(`size report ${"".padEnd(30)}${"raw".padStart(10)}${"gzip".padStart(11)}${"brotli".padStart(11)}`);
-for (const r of rows) console.log(`  ${r.file.padEnd(39)}${n(r.raw)} ${n(r.gz)} ${n(r.br)}`);
+const label = (f) => (f.length > 39 ? `…${f.slice(-38)}` : f);
+for (const r of rows) console.log(`  ${label(r.file).padEnd(39)}${n(r.raw)} ${n(r.gz)} ${n(r.br)}`);
 console.log(`  ${"total (wasm + glue)".padEnd(39)}${n(total.raw)} ${n(total.gz)} ${n(total.br)}`);
 const vs = (limit) => total.gz <= limit
   ? `${(limit - total.gz).toLocaleString("en-US")} B under`

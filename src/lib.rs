@@ -16,6 +16,7 @@ pub mod events;
 pub mod filter;
 pub mod json;
 pub mod pipeline;
+mod sorted;
 pub mod sse;
 pub mod state;
 

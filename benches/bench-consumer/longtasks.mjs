@@ -13,8 +13,11 @@
 // over 20 ms). A long task with neither is work outside agentwire's calls: for consumers the
 // harness feeds (`createConsumer`), its reader loop drains chunks that queued up while the
 // thread was busy (each `await reader.read()` then resolves as a microtask, so the loop never
-// yields: one task), or garbage collection. The reference consumer (`--ref`, default
-// js-reference, fed by the same loop) is listed first for comparison.
+// yields: one task), or garbage collection. Each long task also lists the scripts Chromium's
+// Long Animation Frames API attributes to the frame it fell in (`loaf:` invoker, entry function
+// and file, ms; scripts of 10 ms or more that overlap the task; a task with no script listed ran
+// no page script of its own: garbage collection, style, layout). The reference consumer (`--ref`,
+// default js-reference, fed by the same loop) is listed first for comparison.
 import { parseArgs, start } from './aw-driver.mjs';
 
 const args = parseArgs();
@@ -37,13 +40,28 @@ try {
       await page.evaluate((p) => window.bench.load(p), preset);
       await page.evaluate(() => {
         window.__lt = [];
+        window.__loaf = [];
         new PerformanceObserver((l) => { for (const x of l.getEntries()) window.__lt.push([x.startTime, x.duration]); })
           .observe({ type: 'longtask' });
+        // Script attribution (Chromium 123+); a browser without it leaves the list empty.
+        try {
+          new PerformanceObserver((l) => {
+            for (const f of l.getEntries()) {
+              for (const s of f.scripts || []) {
+                if (s.duration < 10) continue;
+                const file = (s.sourceURL || '').split('/').pop().split('?')[0];
+                const fn = s.sourceFunctionName || '(anonymous)';
+                window.__loaf.push([s.startTime, s.duration, `${s.invoker || s.invokerType} ${fn}${file ? '@' + file : ''}`]);
+              }
+            }
+          }).observe({ type: 'long-animation-frame' });
+        } catch { /* not supported */ }
       });
       const rows = [];
       for (let r = 0; r <= RUNS; r++) {
         const out = await page.evaluate(async (o) => {
           window.__lt.length = 0;
+          window.__loaf.length = 0;
           performance.clearMeasures();
           const t0 = performance.now();
           const res = await window.bench.run(o);
@@ -53,6 +71,9 @@ try {
           return window.__lt.filter(([s]) => s >= t0 - 1 && s < t1).map(([s, d]) => {
             const inside = measures.filter((m) => m.startTime < s + d && m.startTime + m.duration > s)
               .map((m) => `${m.name.slice(3)} ${m.duration.toFixed(0)}`);
+            for (const [ss, sd, what] of window.__loaf) {
+              if (ss < s + d && ss + sd > s) inside.push(`loaf: ${what} ${sd.toFixed(0)}`);
+            }
             return `${(s - t0).toFixed(0)}+${d.toFixed(0)}${inside.length ? ` (${inside.join(', ')})` : ''}`;
           });
         }, { consumer: name, path: 'net', preset });

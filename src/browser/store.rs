@@ -62,9 +62,10 @@ export interface AgentStoreOptions {
     dedupeWindow?: number;
     /**
      * Member names whose values are replaced by `"[redacted]"` in diagnostics (`raw`) and the
-     * raw-event ring, at any depth; matched case-insensitively, ignoring `-`/`_`, as a suffix
-     * (`"token"` also covers `access_token`). Default: password, passwd, secret, token, api_key,
-     * authorization, cookie, private_key. `[]` turns redaction off. Events reach the app as sent.
+     * raw-event ring, at any depth; matched ignoring `-`/`_` and the case of ASCII letters, as
+     * a suffix (`"token"` also covers `access_token`). Default: password, passwd, secret, token,
+     * api_key, authorization, cookie, private_key. `[]` turns redaction off. Events reach the app
+     * as sent.
      */
     redactKeys?: string[];
     /**

@@ -454,16 +454,15 @@ impl MyAgentDecoder {
     }
 
     fn settle_inputs(&mut self, cx: &Cx<'_>, task: &str, sink: &mut Sink<'_>) {
-        let mut open: Vec<String> = self
-            .open_inputs
-            .iter()
-            .filter(|(_, t)| t.as_str() == task)
-            .map(|(s, _)| s.to_owned())
-            .collect();
+        let open = crate::sorted::sorted_unique(
+            self.open_inputs
+                .iter()
+                .filter(|(_, t)| t.as_str() == task)
+                .map(|(s, _)| s.to_owned()),
+        );
         if open.is_empty() {
             return;
         }
-        open.sort();
         for step in open {
             self.open_inputs.remove(&step);
             let mut e = Obj::event("input-received", cx.ctx, task);

@@ -53,13 +53,12 @@ fn normalize(key: &str) -> String {
 impl Redactor {
     /// A redactor for `names` (an empty list redacts nothing).
     pub fn new<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Self {
-        let mut names: Vec<String> = names
-            .into_iter()
-            .map(|n| normalize(n.as_ref()))
-            .filter(|n| !n.is_empty())
-            .collect();
-        names.sort();
-        names.dedup();
+        let names = crate::sorted::sorted_unique(
+            names
+                .into_iter()
+                .map(|n| normalize(n.as_ref()))
+                .filter(|n| !n.is_empty()),
+        );
         Redactor { names }
     }
 

@@ -81,13 +81,12 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
     };
     // The protocol names events by kind (internal ones without their prefix): one listener per
     // distinct name, plus "message" for streams that send no event field.
-    let mut names: Vec<String> = KINDS
-        .iter()
-        .map(|k| k.strip_prefix("internal:").unwrap_or(k).to_owned())
-        .collect();
-    names.push("message".to_owned());
-    names.sort();
-    names.dedup();
+    let names = crate::sorted::sorted_unique(
+        KINDS
+            .iter()
+            .map(|k| k.strip_prefix("internal:").unwrap_or(k).to_owned())
+            .chain(std::iter::once("message".to_owned())),
+    );
     let weak: Weak<Shared> = Rc::downgrade(sh);
     for name in names {
         let w = weak.clone();
