@@ -82,7 +82,12 @@ if (cpu) {
   }
 }
 
-const files = ['agentwire_bg.wasm', 'agentwire.js', 'agentwire_bg.js'].map((x) => path.join(pkgDir, x)).filter((x) => fs.existsSync(x));
+// The same files as scripts/size-report.mjs: the wasm, its glue, the glue's snippets and the Worker entry.
+const snippets = fs.existsSync(path.join(pkgDir, 'snippets'))
+  ? fs.readdirSync(path.join(pkgDir, 'snippets'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => path.join('snippets', f))
+  : [];
+const files = ['agentwire_bg.wasm', 'agentwire.js', 'agentwire_bg.js', 'agentwire-worker.js', ...snippets]
+  .map((x) => path.join(pkgDir, x)).filter((x) => fs.existsSync(x));
 if (files.length) {
   let raw = 0, gz = 0, br = 0;
   for (const x of files) {
@@ -91,6 +96,6 @@ if (files.length) {
     gz += gzipSync(b, { level: 9 }).length;
     br += brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   }
-  console.log(`\npackage (bundler entry: wasm + JS glue): ${raw.toLocaleString('en-US')} B raw, ${gz.toLocaleString('en-US')} B gzip, ` +
+  console.log(`\npackage (bundler entry: wasm + JS glue, snippets, Worker entry; as scripts/size-report.mjs): ${raw.toLocaleString('en-US')} B raw, ${gz.toLocaleString('en-US')} B gzip, ` +
     `${br.toLocaleString('en-US')} B brotli (issue 7 target: 81,920 B gzip)`);
 }
