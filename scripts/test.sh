@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # THE test command (README command 2; .ci/run calls it). Installs what is missing, then runs every
 # layer in order and stops at the first failure with a banner naming the step:
-#   set-up, rustfmt, clippy (host), clippy (wasm32), native tests, fuzz smoke (5 s per target;
+#   set-up, rustfmt, clippy (host), clippy (wasm32), rustdoc (host and wasm32: broken doc links
+#   fail), native tests, fuzz smoke (5 s per target;
 #   SKIPPED without a nightly toolchain), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
 #   the scenario server), Node smoke test of the built package, bundler (esbuild) smoke test.
@@ -66,6 +67,7 @@ step "set-up (scripts/setup.sh)"                  none            bash scripts/s
 step "cargo fmt --all --check"                    none            cargo fmt --all --check
 step "clippy (host, all targets)"                 none            cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "rustdoc (host + wasm32, -D warnings)"       none            env RUSTDOCFLAGS="-D warnings" bash -c 'cargo doc -q --no-deps -p agentwire --lib && cargo doc -q --no-deps -p agentwire --lib --target wasm32-unknown-unknown'
 step "native tests (cargo test --workspace)"      native_counts   logged native cargo test --workspace
 step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5
 step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh

@@ -6,6 +6,13 @@
 //! - [`events`]: canonical event types (protocol 000), decoding, per-event validation, diagnostics.
 //! - [`dialects`]: the other protocols (A2A, A2A-ACP, Unified, MyAgent) decoded into canonical events, and
 //!   the messages a client sends back in each.
+//! - [`state`]: assembly into the client-side state (task tree, content, tools, requests, thoughts,
+//!   artifacts), with its limits and snapshots.
+//! - [`filter`]: event filters, applied before anything crosses into JavaScript.
+//! - [`pipeline`]: bytes to parser to decoder to store, with SSE-id replay detection.
+//! - [`client`]: the client's pure logic (backoff, response classification, endpoints, JSON Schema
+//!   answer checks).
+//! - `sorted` (private): sorting short string lists without the standard library's sort.
 //! - `browser` (wasm32 only): the JavaScript-facing glue: transports, JS API, conversions, errors.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

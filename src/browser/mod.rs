@@ -1,6 +1,6 @@
 //! The JavaScript-facing glue (wasm32 only), split by concern:
 //! - [`error`]: every failure is an `Error` with a stable `code`.
-//! - [`panic`]: the panic hook: a typed `internal` failure, then every call refused.
+//! - [`panic`](mod@panic): the panic hook: a typed `internal` failure, then every call refused.
 //! - [`convert`]: JSON text → JS values, in one place.
 //! - [`global`]: fetch, timers, `online`, frames, `reportError` (page and Worker alike).
 //! - [`store`]: `AgentStore`, the framework-neutral store (feed bytes/strings/events,

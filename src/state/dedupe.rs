@@ -9,7 +9,7 @@ pub const MAX_KEPT_ID_BYTES: usize = 64;
 /// The SSE ids of recently applied events (the last `window`), plus, for numeric ids, a floor:
 /// once a numeric id leaves the window, every numeric id at or below it counts as seen. That
 /// catches a server that ignores `Last-Event-ID` and replays a long stream from the start.
-/// An id longer than [`MAX_KEPT_ID_BYTES`] is remembered by a 64-bit hash, so the memory is
+/// An id longer than `MAX_KEPT_ID_BYTES` (64) is remembered by a 64-bit hash, so the memory is
 /// bounded by the window whatever the ids (an SSE id can be as long as a line).
 ///
 /// Fast path: while every id so far was a number larger than the one before (what servers
