@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 
 mod deliver;
 mod objects;
-use deliver::{Batch, Handler, HandlerFilter, Target};
+use deliver::{Batch, Handler, HandlerFilter, Sink, Target};
 use objects::{ObjectCache, Progress};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -140,8 +140,8 @@ struct Inner {
     delivering: u32,
     /// Events to deliver after the borrow is released.
     batch: Batch,
-    /// Events for sink handlers (Worker mode), `[[ids],event]` elements, until taken.
-    sink: String,
+    /// Events for sink handlers (Worker mode), until taken.
+    sink: Sink,
     /// Called (borrow released) after a change of visible state or new sink events.
     change_hooks: Vec<Rc<dyn Fn()>>,
     snapshot: Option<(u64, JsValue)>,
@@ -654,7 +654,7 @@ impl AgentStore {
                 next_slot: 0,
                 delivering: 0,
                 batch: Batch::default(),
-                sink: String::new(),
+                sink: Sink::default(),
                 change_hooks: Vec::new(),
                 snapshot: None,
                 local_rev: 0,
@@ -1090,11 +1090,12 @@ impl AgentStore {
         }
     }
 
-    /// Takes the sink's events: `[[sink ids],event]` elements, comma-separated (no brackets).
+    /// Takes the sink's events: the `e` array's elements, comma-separated (no brackets), as
+    /// described at [`Sink`].
     pub(crate) fn take_sink(&self) -> String {
         self.inner
             .try_borrow_mut()
-            .map(|mut i| std::mem::take(&mut i.sink))
+            .map(|mut i| i.sink.take())
             .unwrap_or_default()
     }
 

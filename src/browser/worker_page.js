@@ -154,11 +154,14 @@ export class AwRemote {
     }
     if ("d" in m) this.dialectName = m.d;
     if (events) {
-      for (const [ids, ev] of events) {
+      // Runs: a list of subscription ids, then the events for them (objects).
+      let ids = [];
+      for (const x of events) {
+        if (Array.isArray(x)) { ids = x; continue; }
         for (const id of ids) {
           const h = this.handlers.get(id);
           if (h !== undefined) {
-            try { h(ev); } catch (e) { report(e); }
+            try { h(x); } catch (e) { report(e); }
           }
         }
       }

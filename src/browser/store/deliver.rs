@@ -163,6 +163,58 @@ pub(super) enum Target {
     Sink(u32),
 }
 
+/// Events for sink handlers (Worker mode) until the Worker takes them: the elements of the
+/// batch's `e` array, comma-separated, in runs: a list of sink ids, then every event those
+/// subscriptions get (`[1,2],{…},{…},[2],{…}`). An id list starts a run; events are objects.
+/// Runs keep the page from parsing two arrays per event (a `[[ids],event]` pair each): with
+/// one subscription, a batch of a thousand events has one id list.
+#[derive(Default)]
+pub(crate) struct Sink {
+    text: String,
+    /// The ids of the run `text` ends with (empty: none yet).
+    ids: Vec<u32>,
+}
+
+impl Sink {
+    /// Bytes waiting to be taken.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The elements so far (no brackets); the next event starts a new run.
+    pub fn take(&mut self) -> String {
+        self.ids.clear();
+        std::mem::take(&mut self.text)
+    }
+
+    /// Drops everything (the store closed).
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.text.clear();
+    }
+
+    /// Appends `ev` for the subscriptions `ids` (not empty), starting a run when they differ
+    /// from the last event's.
+    fn push(&mut self, ids: &[u32], ev: &AgentEvent<'_>) {
+        if !self.text.is_empty() {
+            self.text.push(',');
+        }
+        if self.ids != ids {
+            self.text.push('[');
+            for (i, id) in ids.iter().enumerate() {
+                if i > 0 {
+                    self.text.push(',');
+                }
+                self.text.push_str(&id.to_string());
+            }
+            self.text.push_str("],");
+            self.ids.clear();
+            self.ids.extend_from_slice(ids);
+        }
+        ev.write_json(&mut self.text);
+    }
+}
+
 /// A registered event handler.
 pub(super) struct Handler {
     pub id: u32,
@@ -275,14 +327,14 @@ impl Batch {
     }
 
     /// Adds `ev` for every handler that wants it (nothing when none does). Events for sink
-    /// handlers are appended to `sink` as `[[sink ids],event]` elements (comma-separated).
+    /// handlers go to `sink` (see [`Sink`]).
     pub fn collect(
         &mut self,
         handlers: &[Handler],
         any_mask: u64,
         ev: &AgentEvent<'_>,
         store: &Store,
-        sink: &mut String,
+        sink: &mut Sink,
     ) {
         let bit = kind_bit(ev);
         if any_mask & bit == 0 {
@@ -299,19 +351,7 @@ impl Batch {
             }
         }
         if !self.sink_targets.is_empty() {
-            if !sink.is_empty() {
-                sink.push(',');
-            }
-            sink.push_str("[[");
-            for (i, id) in self.sink_targets.iter().enumerate() {
-                if i > 0 {
-                    sink.push(',');
-                }
-                sink.push_str(&id.to_string());
-            }
-            sink.push_str("],");
-            ev.write_json(sink);
-            sink.push(']');
+            sink.push(&self.sink_targets, ev);
         }
         if self.targets.is_empty() {
             return;
