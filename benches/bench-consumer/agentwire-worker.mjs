@@ -12,19 +12,6 @@ export const input = 'native';
 export const level = 'full';
 export { stats, wasmMemoryBytes };
 
-// For longtasks.mjs: a batch from the Worker that takes the page over 20 ms to apply is recorded
-// like a long feed() call (`apply` is the page-side WorkerClient's internal batch handler; the
-// wrapper only times it).
-const applyBatch = WorkerClient.prototype.apply;
-if (typeof applyBatch === 'function') {
-  WorkerClient.prototype.apply = function (m) {
-    const t = performance.now();
-    applyBatch.call(this, m);
-    const d = performance.now() - t;
-    if (d > 20) performance.measure(`aw:batch of ${m && m.b ? m.b.byteLength : 0} B`, { start: t, duration: d });
-  };
-}
-
 const WORKER_URL = new URL('./pkg/agentwire-worker.js', import.meta.url);
 let next = null;
 
@@ -50,8 +37,30 @@ function take() {
   return w;
 }
 
+/** For longtasks.mjs: times the page side of each message from the Worker, once the client
+ * has set its handler: reading `e.data` (structured clone) and the handler (apply the batch,
+ * call the handlers), each recorded when over 20 ms, like a long feed() call. */
+function timeMessages(w) {
+  const handle = w.onmessage;
+  if (typeof handle !== 'function') return;
+  w.onmessage = (e) => {
+    const t0 = performance.now();
+    const data = e.data;
+    const t1 = performance.now();
+    handle.call(w, e);
+    const t2 = performance.now();
+    if (t1 - t0 > 20) performance.measure('aw:message data', { start: t0, duration: t1 - t0 });
+    if (t2 - t1 > 20) {
+      const bytes = data && data.b ? data.b.byteLength : 0;
+      performance.measure(`aw:batch of ${bytes} B`, { start: t1, duration: t2 - t1 });
+    }
+  };
+}
+
 export function createConsumer(subscribe) {
-  const client = new WorkerClient({ transport: 'manual', worker: take() });
+  const w = take();
+  const client = new WorkerClient({ transport: 'manual', worker: w });
+  timeMessages(w);
   const extra = subscribe ? subscribe(client) : () => ({});
   return {
     push(chunk) { client.feed(chunk); },
@@ -65,7 +74,9 @@ export function createConsumer(subscribe) {
 }
 
 export async function consumeUrl(url, subscribe) {
-  const client = new WorkerClient({ url: new URL(url, location.href).href, reconnect: false, worker: take() });
+  const w = take();
+  const client = new WorkerClient({ url: new URL(url, location.href).href, reconnect: false, worker: w });
+  timeMessages(w);
   const extra = subscribe ? subscribe(client) : () => ({});
   const c = await ended(client);
   if (c.state !== 'closed') throw new Error(`connection ${c.state}: ${c.reason}`);
