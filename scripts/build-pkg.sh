@@ -65,9 +65,16 @@ else
   # Worker mode's entry (WorkerClient): one per target, next to the glue it imports.
   cp pkg-template/worker.js "$stage/agentwire-worker.js"
   cp pkg-template/worker-web.js "$stage/web/agentwire-worker.js"
+  # --target=es2022: the minified syntax stays ES2022 (what the glue and the Worker entry, with its
+  # top-level await, already need). wasm-bindgen's first line `/* @ts-self-types="./agentwire.d.ts" */`
+  # (types for a glue imported by URL: Deno, a CDN) is put back, since esbuild drops every comment.
   find "$stage" -name '*.js' -print0 | while IFS= read -r -d '' f; do
-    "$esbuild" "$f" --minify-whitespace --minify-syntax --format=esm --log-level=warning \
-      --outfile="$f" --allow-overwrite
+    first=$(head -n 1 "$f")
+    "$esbuild" "$f" --minify-whitespace --minify-syntax --format=esm --target=es2022 \
+      --log-level=warning --outfile="$f" --allow-overwrite
+    if [[ "$first" == '/* @ts-self-types='*' */' ]]; then
+      { printf '%s\n' "$first"; cat "$f"; } > "$f.tmp" && mv "$f.tmp" "$f"
+    fi
   done
   cp pkg-template/README.md "$stage/README.md"
   # package.json: the template with the crate's version; every generated file must be listed in `files`.

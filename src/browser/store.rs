@@ -44,7 +44,11 @@ export interface AgentStoreOptions {
     maxArtifactBytes?: number;
     /** Rows per dataset. Default 1,000,000. */
     maxDatasetRows?: number;
-    /** Out-of-order chunks held per stream. Default 256. */
+    /**
+     * Out-of-order chunks held per stream. Default 256. Placing an early chunk among the held
+     * ones moves up to half of them, so a window of many thousands lets a stream that
+     * interleaves its chunk order cost time proportional to the window per chunk.
+     */
     maxPendingChunks?: number;
     /** Thoughts kept per task. Default 1,000. */
     maxThoughtsPerTask?: number;

@@ -554,7 +554,9 @@ impl Store {
     }
 
     /// Rebuilds the heap from the live deadlines once most of it is stale (amortised O(1) per
-    /// change, and the heap never holds more than twice the open requests, plus 64).
+    /// change). After each add or drop the heap holds at most twice the open requests, plus
+    /// 64; expiry pops live entries without compacting, so in between it can briefly hold more,
+    /// never more than before the expiry.
     fn compact_deadlines(&mut self) {
         if self.deadlines.len() > 2 * self.deadline_of.len() + 64 {
             self.deadlines = self
