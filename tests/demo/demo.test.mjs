@@ -82,7 +82,12 @@ const status = (page) => page.evaluate(() => document.body.dataset.runStatus);
 const waitStatus = (page, s, timeout = 30_000) =>
   page.waitForSelector(`body[data-run-status="${s}"]`, { timeout }).then(() => undefined);
 const text = (page, sel) => page.locator(sel).innerText();
-const shot = (page, name) => page.screenshot({ path: path.join(shots, name), fullPage: true });
+// Scrolled to the top first: a full-page capture draws the sticky header where the page was
+// scrolled to (over the panels, with a blank band above), which is not what a person sees.
+const shot = async (page, name) => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(shots, name), fullPage: true });
+};
 
 /** Answers the approval and the sign-in in the page; returns the auth URL the page showed. */
 async function approveAndSignIn(page, { deny = false, shots: names } = {}) {
