@@ -70,6 +70,7 @@ cp benches/bench-consumer/driver.mjs "$h/aw-driver.mjs"
 cp benches/bench-consumer/probe.mjs "$h/aw-probe.mjs"
 cp benches/bench-consumer/cpu.mjs "$h/aw-cpu.mjs"
 cp benches/bench-consumer/longtasks.mjs "$h/aw-longtasks.mjs"
+cp benches/bench-consumer/gctrace.mjs "$h/aw-gctrace.mjs"
 aw=$h/aw
 rm -rf "$aw" && mkdir -p "$aw/pkg"
 cp benches/bench-consumer/*.mjs "$aw/"
