@@ -5,7 +5,8 @@
 #             tests with initSync, the benchmark page)
 # Steps: cargo rustc --crate-type cdylib (release profile: LTO, opt-level z), wasm-bindgen (version
 # must equal the crate's pin), wasm-opt -Oz (binaryen 132 from tools/), the JS without comments
-# and whitespace (esbuild from tools/), then package.json and README from pkg-template/. Steps after cargo are skipped when none of their inputs changed.
+# and whitespace (esbuild from tools/), then package.json and README from pkg-template/. Steps
+# after cargo are skipped when none of their inputs changed.
 # Always prints the size report (scripts/size-report.mjs), which fails over SIZE_BUDGET_GZIP.
 #
 # Why `cargo rustc --crate-type cdylib`: the crate is `crate-type = ["rlib"]`, and a crate whose

@@ -20,28 +20,15 @@
 // 2026-11-25 evening, 203,713 B with the snippets and the Worker entry now counted and every JS
 // file minified, plus 1 KB) after the BTreeMap/BTreeSet, sort and Unicode case tables left the
 // wasm. Set SIZE_BUDGET_GZIP=81920 to enforce the target.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
-const files = process.argv.length > 2
-  ? process.argv.slice(2)
-  : ["pkg/agentwire_bg.wasm", "pkg/agentwire.js", "pkg/agentwire_bg.js", "pkg/agentwire-worker.js",
-     ...(existsSync("pkg/snippets") ? readdirSync("pkg/snippets", { recursive: true }) : [])
-       .filter((f) => f.endsWith(".js")).sort().map((f) => `pkg/snippets/${f}`)];
+const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
 const budget = Number(process.env.SIZE_BUDGET_GZIP || 204737);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };
 const rows = files.map((file) => {
-  const b = readFileSync(file);
-  const r = {
-    file,
-    raw: b.length,
-    gz: gzipSync(b, { level: 9 }).length,
-    br: brotliCompressSync(b, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: b.length },
-    }).length,
-  };
+  const r = measure(file);
   total.raw += r.raw; total.gz += r.gz; total.br += r.br;
   return r;
 });

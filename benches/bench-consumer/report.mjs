@@ -5,8 +5,7 @@
 // package size. Inputs: the harness's --json output, probe.mjs's --json output, pkg/.
 //   node report.mjs RUN.json PROBE.json [PKG_DIR]
 import fs from 'node:fs';
-import path from 'node:path';
-import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+import { measure, shippedFiles } from '../../scripts/lib/pkg-size.mjs';
 
 const [runFile, probeFile, pkgDir = 'pkg', cpuFile] = process.argv.slice(2);
 const run = JSON.parse(fs.readFileSync(runFile, 'utf8'));
@@ -82,19 +81,14 @@ if (cpu) {
   }
 }
 
-// The same files as scripts/size-report.mjs: the wasm, its glue, the glue's snippets and the Worker entry.
-const snippets = fs.existsSync(path.join(pkgDir, 'snippets'))
-  ? fs.readdirSync(path.join(pkgDir, 'snippets'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => path.join('snippets', f))
-  : [];
-const files = ['agentwire_bg.wasm', 'agentwire.js', 'agentwire_bg.js', 'agentwire-worker.js', ...snippets]
-  .map((x) => path.join(pkgDir, x)).filter((x) => fs.existsSync(x));
+const files = shippedFiles(pkgDir).filter((x) => fs.existsSync(x));
 if (files.length) {
   let raw = 0, gz = 0, br = 0;
   for (const x of files) {
-    const b = fs.readFileSync(x);
-    raw += b.length;
-    gz += gzipSync(b, { level: 9 }).length;
-    br += brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    const m = measure(x);
+    raw += m.raw;
+    gz += m.gz;
+    br += m.br;
   }
   console.log(`\npackage (bundler entry: wasm + JS glue, snippets, Worker entry; as scripts/size-report.mjs): ${raw.toLocaleString('en-US')} B raw, ${gz.toLocaleString('en-US')} B gzip, ` +
     `${br.toLocaleString('en-US')} B brotli (issue 7 target: 81,920 B gzip)`);

@@ -7,13 +7,13 @@
 //! one, as UTF-8 JSON in a transferred `ArrayBuffer`:
 //! `{"v":version,"t":[[position,task,mode,text]…],"a":[[position,artifact]…],"d":[…],"pi":[…],
 //! "pa":[…],"e":[[subscription ids],event,event,…,[subscription ids],event,…]}` where a task's
-//! answer is not in its JSON (`"content":""`) but follows it: `mode` 0 = unchanged, 1 = `text` is the whole answer,
-//! 2 = `text` is appended (the streamed answer crosses once, not once per frame); `d`/`pi`/`pa`
-//! (diagnostics, pending inputs/auths) are present only when they changed; `e` holds the events
-//! the page's handlers subscribed to (filters are evaluated here), in runs: an id list, then the
-//! events for those subscriptions (objects), until the next id list. Connection state changes go
-//! out at once (after the state they follow). Calls from the page (`respond`, `approve`, …)
-//! are answered with `{t:"ret", id, ok, v|e}`.
+//! answer is not in its JSON (`"content":""`) but follows it: `mode` 0 = unchanged, 1 = `text`
+//! is the whole answer, 2 = `text` is appended (the streamed answer crosses once, not once per
+//! frame); `d`/`pi`/`pa` (diagnostics, pending inputs/auths) are present only when they
+//! changed; `e` holds the events the page's handlers subscribed to (filters are evaluated here),
+//! in runs: an id list, then the events for those subscriptions (objects), until the next id
+//! list. Connection state changes go out at once (after the state they follow). Calls from the
+//! page (`respond`, `approve`, …) are answered with `{t:"ret", id, ok, v|e}`.
 
 use super::client::AgentClient;
 use super::error::js_error;
