@@ -3,7 +3,7 @@
 #
 #   bash scripts/bench.sh [--preset small,medium[,large]] [--runs 5] [--warmup 1] [--paths mem,net]
 #                         [--consumers floor-decode,floor-jsonparse,js-reference] [--modes snapshot,…]
-#                         [--no-probe] [--no-cpu] [--no-longtasks] [--profile]
+#                         [--no-probe] [--no-cpu] [--no-longtasks] [--no-js-sizes] [--profile]
 #
 # 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Oz).
 # 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
@@ -26,6 +26,8 @@
 #    long task, run by run, with what overlapped it (the summary read, a slow feed() call).
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
 #    issue-7 targets, memory, package size.
+# 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's size next to the
+#    JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by esbuild.
 # Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +35,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[bench] %s\n' "$*"; }
 
 presets=small,medium runs=5 warmup=1 paths=mem,net consumers=floor-decode,floor-jsonparse,js-reference
-probe=1 cpu=1 longtasks=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
+probe=1 cpu=1 longtasks=1 js_sizes=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
 while [ $# -gt 0 ]; do
   case $1 in
     --preset|--presets) presets=$2; shift 2 ;;
@@ -45,8 +47,9 @@ while [ $# -gt 0 ]; do
     --no-probe) probe=; shift ;;
     --no-cpu) cpu=; shift ;;
     --no-longtasks) longtasks=; shift ;;
+    --no-js-sizes) js_sizes=; shift ;;
     --profile) profile=--profile; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -118,4 +121,10 @@ fi
 
 # 5. the agentwire summary
 node benches/bench-consumer/report.mjs "$run_json" "$probe_json" pkg "$cpu_json" 2>&1 | tee -a "$txt"
+
+# 6. bundle size next to the JavaScript clients
+if [ -n "$js_sizes" ]; then
+  log "js-sizes: the package next to the JavaScript clients, each bundled by esbuild"
+  BENCH_HARNESS=$harness_src node benches/js-sizes/measure.mjs 2>&1 | tee -a "$txt"
+fi
 log "wrote $txt (raw: $(basename "$run_json")${probe:+, $(basename "$probe_json")}${cpu:+, $(basename "$cpu_json")})"
