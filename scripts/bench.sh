@@ -27,7 +27,8 @@
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
 #    issue-7 targets, memory, package size.
 # 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's size next to the
-#    JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by esbuild.
+#    JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by esbuild;
+#    benches/js-sizes/startup.mjs: their start-up in Chromium (import, and wasm init for agentwire).
 # Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
     --no-longtasks) longtasks=; shift ;;
     --no-js-sizes) js_sizes=; shift ;;
     --profile) profile=--profile; shift ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -126,5 +127,6 @@ node benches/bench-consumer/report.mjs "$run_json" "$probe_json" pkg "$cpu_json"
 if [ -n "$js_sizes" ]; then
   log "js-sizes: the package next to the JavaScript clients, each bundled by esbuild"
   BENCH_HARNESS=$harness_src node benches/js-sizes/measure.mjs 2>&1 | tee -a "$txt"
+  node benches/js-sizes/startup.mjs --runs "$runs" 2>&1 | tee -a "$txt"
 fi
 log "wrote $txt (raw: $(basename "$run_json")${probe:+, $(basename "$probe_json")}${cpu:+, $(basename "$cpu_json")})"

@@ -12,6 +12,8 @@
 // measured for each; js-reference is the benchmark harness's own JavaScript pipeline
 // (eventsource-parser + validation + assembly of protocol 000 only; BENCH_HARNESS, default
 // ../shared/bench). A report, not a check: the size budget is scripts/size-report.mjs's.
+// The bundles stay in target/js-sizes/out (listed in index.json) for startup.mjs, which measures
+// how long each takes to start in Chromium.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -67,7 +69,7 @@ for (const e of entries) {
   // NODE_PATH: the entries (and the harness file) resolve the packages from target/js-sizes.
   { cwd: work, env: { ...process.env, NODE_PATH: path.join(work, "node_modules") } });
   const m = measure(bundle);
-  rows.push({ name: e.name, version: e.name === e.dep ? versions[e.dep] : `${e.dep} ${versions[e.dep]}`, what: e.what, raw: m.raw, gz: m.gz, br: m.br });
+  rows.push({ name: e.name, bundle: path.basename(bundle), version: e.name === e.dep ? versions[e.dep] : `${e.dep} ${versions[e.dep]}`, what: e.what, raw: m.raw, gz: m.gz, br: m.br });
 }
 const aw = shippedFiles(pkg).filter(existsSync).map(measure)
   .reduce((a, m) => ({ raw: a.raw + m.raw, gz: a.gz + m.gz, br: a.br + m.br }), { raw: 0, gz: 0, br: 0 });
@@ -81,4 +83,6 @@ console.log("|---|---|---|--:|--:|--:|--:|");
 for (const r of rows) {
   console.log(`| ${r.name} | ${r.version} | ${r.what} | ${n(r.raw)} | ${n(r.gz)} | ${n(r.br)} | ${(r.gz / aw.gz).toFixed(2)} |`);
 }
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + "\n");
+// The bundles, for startup.mjs.
+writeFileSync(path.join(out, "index.json"), JSON.stringify(rows.filter((r) => r.bundle).map((r) => ({ name: r.name, file: r.bundle })), null, 2) + "\n");
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ date: new Date().toISOString(), rows: rows.map(({ bundle, ...r }) => r) }, null, 2) + "\n");
