@@ -454,6 +454,9 @@ impl Store {
         if completes {
             slot.view.status = Some(TaskStatus::Completed);
         }
+        // The task is completed (failed/canceled returned above): its answer is final, with
+        // or without a `content` member, as after `task-status: completed`.
+        slot.view.content_complete = true;
         set_str(&mut slot.view.updated_at, &e.timestamp);
         slot.view.duration = meta_num(m, "duration").or(slot.view.duration);
         slot.view.iterations = meta_count(m, "iterations").or(slot.view.iterations);
@@ -528,6 +531,9 @@ impl Store {
         let Some(slot) = self.tasks.get_mut(t) else {
             return;
         };
+        if slot.content_truncated {
+            return; // "the rest is dropped": the answer stays a prefix, without holes
+        }
         if slot.view.content.len() + delta.len() > max {
             if !slot.content_truncated {
                 slot.content_truncated = true;
@@ -554,9 +560,12 @@ impl Store {
         if !self.deadline_of.is_empty() {
             self.observe_time(&e.timestamp, meta);
         }
+        let known = self.tasks.len();
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, ContentDelta::KIND) else {
             return;
         };
+        // A delta for an unknown task creates it: that is a visible change by itself.
+        let created = self.tasks.len() > known;
         if self.reject_if_terminal(t, &e.task_id, meta, ContentDelta::KIND) {
             return;
         }
@@ -579,6 +588,7 @@ impl Store {
             );
             return;
         }
+        let len_before = slot.view.content.len();
         match slot.content.push(e.index, false, || e.delta.to_string()) {
             Admit::Apply => {
                 self.append_content(t, &e.delta, meta);
@@ -617,8 +627,17 @@ impl Store {
                 return;
             }
         }
-        // updated_at is not refreshed per delta: the hot path allocates nothing.
-        self.touch(t);
+        // The version moves only with visible state: a held delta, an empty one or one dropped
+        // over the limit changes no text. updated_at is not refreshed per delta: the hot path
+        // allocates nothing.
+        if created
+            || self
+                .tasks
+                .get(t)
+                .is_some_and(|s| s.view.content.len() != len_before)
+        {
+            self.touch(t);
+        }
     }
 
     fn drain_content(&mut self, t: usize, meta: &EventMeta<'_>) {

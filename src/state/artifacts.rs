@@ -165,11 +165,13 @@ impl Store {
         ) else {
             return;
         };
-        if e.index == 0 {
+        let Some(slot) = self.artifacts.get_mut(a) else {
+            return;
+        };
+        // Chunk 0 carries the metadata; a duplicate or refused chunk 0 must not change it (a
+        // repeated chunk 0 without `encoding` would turn a base64 file into text).
+        if e.index == 0 && slot.seq.accepts(0, e.complete) {
             let m = e.metadata.as_ref();
-            let Some(slot) = self.artifacts.get_mut(a) else {
-                return;
-            };
             let v = &mut slot.view;
             v.name = e.name.as_deref().map(str::to_owned).or(v.name.take());
             v.description = e
@@ -221,8 +223,10 @@ impl Store {
         };
         let m = e.metadata.as_ref();
         if let Some(slot) = self.artifacts.get_mut(a) {
+            // Only a batch that is applied or held sets metadata (a duplicate is ignored).
+            let accepted = slot.seq.accepts(e.index, e.complete);
             let v = &mut slot.view;
-            if e.index == 0 {
+            if e.index == 0 && accepted {
                 v.name = e.name.as_deref().map(str::to_owned).or(v.name.take());
                 v.description = e
                     .description
@@ -249,10 +253,12 @@ impl Store {
                     .filter(|n| *n >= 0.0)
                     .map(|n| n as u64)
             };
-            v.total_rows = count("totalRows").or(v.total_rows);
-            v.batch_size = count("batchSize").or(v.batch_size);
-            if let Some(tc) = m.and_then(|m| m.get("toolCallId")).and_then(Value::as_str) {
-                v.tool_call_id = Some(tc.to_owned());
+            if accepted {
+                v.total_rows = count("totalRows").or(v.total_rows);
+                v.batch_size = count("batchSize").or(v.batch_size);
+                if let Some(tc) = m.and_then(|m| m.get("toolCallId")).and_then(Value::as_str) {
+                    v.tool_call_id = Some(tc.to_owned());
+                }
             }
             v.row_count.get_or_insert(0);
         }
@@ -289,7 +295,27 @@ impl Store {
         let Some(slot) = self.artifacts.get_mut(a) else {
             return;
         };
-        match slot.seq.push(index, complete, hold) {
+        let admitted = slot.seq.push(index, complete, hold);
+        let dropped = slot.seq.take_dropped();
+        if dropped > 0 {
+            let id = slot.view.id.clone();
+            let msg = format!(
+                "{dropped} held {kind} chunk(s) of artifact {id} come after its final chunk {index}: ignored"
+            );
+            self.diag(
+                DiagCode::ChunkAfterComplete,
+                Severity::Warning,
+                msg,
+                "$.index",
+                Some(task_id),
+                meta,
+                kind,
+            );
+        }
+        let Some(slot) = self.artifacts.get_mut(a) else {
+            return;
+        };
+        match admitted {
             Admit::Apply => {
                 apply_now(self, a, meta);
                 self.drain_artifact(a, meta);
@@ -505,12 +531,13 @@ impl Store {
 
     fn append_file(&mut self, a: usize, data: &str, meta: &EventMeta<'_>, task_id: &str) {
         let max = self.limits.max_artifact_bytes;
+        // Past the limit every chunk is dropped: nothing visible changes (no version bump).
+        if self.artifacts.get(a).is_none_or(|s| s.over_limit) {
+            return;
+        }
         let Some(slot) = self.touch_artifact(a) else {
             return;
         };
-        if slot.over_limit {
-            return;
-        }
         let before = slot.bytes.len();
         let bad = match slot.view.encoding {
             Some(Encoding::Base64) => slot.b64.feed(data, &mut slot.bytes),
@@ -566,6 +593,10 @@ impl Store {
         task_id: &str,
     ) {
         let max = self.limits.max_dataset_rows;
+        // Past the limit every batch is dropped: nothing visible changes (no version bump).
+        if self.artifacts.get(a).is_none_or(|s| s.over_limit) {
+            return;
+        }
         let Some(slot) = self.touch_artifact(a) else {
             return;
         };

@@ -27,6 +27,8 @@ pub(crate) struct Sequencer<T> {
     pending: VecDeque<(u64, T, bool)>,
     /// Index of the chunk flagged `complete: true`, once seen.
     last: Option<u64>,
+    /// Held chunks dropped because the final chunk came with a lower index (not yet reported).
+    dropped_after_final: usize,
 }
 
 impl<T> Default for Sequencer<T> {
@@ -35,6 +37,7 @@ impl<T> Default for Sequencer<T> {
             next: 0,
             pending: VecDeque::new(),
             last: None,
+            dropped_after_final: 0,
         }
     }
 }
@@ -77,7 +80,7 @@ impl<T> Sequencer<T> {
         if index == self.next {
             self.next += 1;
             if complete {
-                self.last = Some(index);
+                self.set_last(index);
             }
             return Admit::Apply;
         }
@@ -85,10 +88,37 @@ impl<T> Sequencer<T> {
             return Admit::Duplicate;
         };
         if complete {
-            self.last = Some(index);
+            self.set_last(index);
         }
         self.pending.insert(at, (index, make(), complete));
         Admit::Held
+    }
+
+    /// Whether chunk `index` would be applied or held (not refused as a duplicate or as
+    /// coming after the final chunk): only such a chunk may set the stream's metadata.
+    pub(crate) fn accepts(&self, index: u64, complete: bool) -> bool {
+        if let Some(last) = self.last {
+            if index > last || (complete && index != last) {
+                return false;
+            }
+        }
+        index == self.next
+            || (index > self.next && self.pending.binary_search_by_key(&index, |p| p.0).is_err())
+    }
+
+    /// Marks `index` as the final chunk. Chunks held with a higher index came after the end:
+    /// they are dropped, as they would have been refused had they arrived after it (counted
+    /// for [`Sequencer::take_dropped`]).
+    fn set_last(&mut self, index: u64) {
+        self.last = Some(index);
+        let keep = self.pending.partition_point(|p| p.0 <= index);
+        self.dropped_after_final += self.pending.len() - keep;
+        self.pending.truncate(keep);
+    }
+
+    /// How many held chunks the final chunk dropped since the last call (then 0).
+    pub(crate) fn take_dropped(&mut self) -> usize {
+        std::mem::take(&mut self.dropped_after_final)
     }
 
     /// The next held chunk that is now in order, if any.

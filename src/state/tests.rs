@@ -684,3 +684,202 @@ fn answered_deadlines_do_not_pile_up_and_expiry_keeps_its_order() {
         .input("a0")
         .is_some_and(|r| r.state == RequestState::Answered));
 }
+
+/// The state JSON without what is not rendered: version and revision numbers, and the stats
+/// counters at the end.
+fn visible(s: &Store) -> String {
+    let json = s.state_json();
+    let mut out = String::new();
+    let mut rest = json.split(",\"stats\":").next().unwrap_or_default();
+    while let Some((at, len)) = ["\"version\":", "\"revision\":"]
+        .iter()
+        .filter_map(|k| rest.find(k).map(|at| (at, k.len())))
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        rest = rest[at + len..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn a_chunk_held_past_the_final_one_is_dropped_when_the_final_one_arrives() {
+    // Files: chunks 3, 2 (final), 0, 1. Chunk 3 comes after the end, as it would be had it
+    // arrived after chunk 2.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"D","index":3,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"C","index":2,"complete":true}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"A","index":0,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"B","index":1,"complete":false}"#,
+        ]),
+    );
+    assert_eq!(s.artifact_bytes("f"), Some(&b"ABC"[..]));
+    assert_eq!(s.artifact("f").and_then(|a| a.complete), Some(true));
+    assert_eq!(codes(&s), vec![DiagCode::ChunkAfterComplete]);
+    // The final chunk arriving in order drops what is held beyond it too.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"A","index":0,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"C","index":2,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"B","index":1,"complete":true}"#,
+        ]),
+    );
+    assert_eq!(s.artifact_bytes("f"), Some(&b"AB"[..]));
+    assert_eq!(codes(&s), vec![DiagCode::ChunkAfterComplete]);
+    // Datasets: batches 2, 1 (final), 0 hold two batches' rows, not three.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":9}],"index":2,"complete":false}"#,
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":1}],"index":1,"complete":true}"#,
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":0}],"index":0,"complete":false}"#,
+        ]),
+    );
+    assert_eq!(s.artifact("d").and_then(|a| a.row_count), Some(2));
+    assert_eq!(codes(&s), vec![DiagCode::ChunkAfterComplete]);
+}
+
+#[test]
+fn a_repeated_or_refused_chunk_0_does_not_change_the_artifact() {
+    // A duplicate chunk 0 without `encoding` must not turn a base64 file into text.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"aGVs","index":0,"complete":false,"name":"hello.bin","encoding":"base64","metadata":{"totalSize":5}}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"aGVs","index":0,"complete":false}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"bG8=","index":1,"complete":true}"#,
+        ]),
+    );
+    assert_eq!(s.duplicates_ignored(), 1);
+    assert_eq!(s.artifact_bytes("f"), Some(&b"hello"[..]));
+    let a = s.artifact("f").expect("artifact");
+    assert_eq!(
+        (a.name.as_deref(), a.total_size),
+        (Some("hello.bin"), Some(5))
+    );
+    // A chunk 0 refused after the file ended renames nothing.
+    let before = (visible(&s), s.version());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"zzz","index":0,"complete":true,"name":"evil.html","mimeType":"text/html"}"#,
+        ]),
+    );
+    assert_eq!(codes(&s), vec![DiagCode::ChunkAfterComplete]);
+    let a = s.artifact("f").expect("artifact");
+    assert_eq!(
+        (a.name.as_deref(), a.mime_type.as_deref()),
+        (Some("hello.bin"), None)
+    );
+    assert_eq!(s.artifact_bytes("f"), Some(&b"hello"[..]));
+    // Only the diagnostic is new.
+    assert_eq!(
+        visible(&s).matches("evil").count(),
+        1,
+        "only in the diagnostic's raw event"
+    );
+    assert!(s.version() > before.1);
+    // Datasets: a duplicate batch 0 keeps the name and totals of the first.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","name":"rows","rows":[{"a":0}],"index":0,"complete":false,"metadata":{"totalRows":2}}"#,
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","name":"other","rows":[{"a":0}],"index":0,"complete":false,"metadata":{"totalRows":99}}"#,
+        ]),
+    );
+    let d = s.artifact("d").expect("dataset");
+    assert_eq!(
+        (d.name.as_deref(), d.total_rows, d.row_count),
+        (Some("rows"), Some(2), Some(1))
+    );
+}
+
+#[test]
+fn an_answer_cut_at_the_content_limit_stays_a_prefix() {
+    let mut s = Store::new(Limits {
+        max_content_bytes: 4,
+        ..Limits::default()
+    });
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"content-delta","taskId":"t","delta":"abc","index":0}"#,
+            r#"{"kind":"content-delta","taskId":"t","delta":"de","index":1}"#,
+            r#"{"kind":"content-delta","taskId":"t","delta":"f","index":2}"#,
+        ]),
+    );
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("abc"));
+    assert_eq!(codes(&s), vec![DiagCode::LimitExceeded]);
+}
+
+#[test]
+fn the_version_stays_when_a_chunk_changes_nothing_visible() {
+    let limits = Limits {
+        max_content_bytes: 2,
+        max_artifact_bytes: 2,
+        max_dataset_rows: 1,
+        ..Limits::default()
+    };
+    let mut s = Store::new(limits);
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"content-delta","taskId":"t","delta":"a","index":0}"#,
+            r#"{"kind":"content-delta","taskId":"t","delta":"bc","index":1}"#,
+            r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"abc","index":0,"complete":false}"#,
+            r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":0},{"a":1}],"index":0,"complete":false}"#,
+        ]),
+    );
+    let still = [
+        // held (index 3 waits for 2), dropped over the content limit, an empty delta
+        r#"{"kind":"content-delta","taskId":"t","delta":"x","index":3}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"d","index":2}"#,
+        // dropped over the byte and row limits
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"d","index":1,"complete":false}"#,
+        r#"{"kind":"dataset-write","taskId":"t","artifactId":"d","rows":[{"a":2}],"index":1,"complete":false}"#,
+    ];
+    for e in still {
+        let before = (visible(&s), s.version());
+        apply_all(&mut s, &evs(&[e]));
+        assert_eq!((visible(&s), s.version()), before, "{e}");
+    }
+    // A delta that creates its task is seen even when it is held.
+    let v = s.version();
+    apply_all(
+        &mut s,
+        &evs(&[r#"{"kind":"content-delta","taskId":"u","delta":"later","index":1}"#]),
+    );
+    assert!(s.version() > v);
+    assert!(s.task("u").is_some_and(|t| t.revision == s.version()));
+}
+
+#[test]
+fn task_complete_without_content_makes_the_answer_final() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"content-delta","taskId":"t","delta":"Hi","index":0}"#,
+            r#"{"kind":"task-complete","taskId":"t"}"#,
+            r#"{"kind":"content-delta","taskId":"u","delta":"Hi","index":0}"#,
+            r#"{"kind":"task-status","taskId":"u","status":"completed"}"#,
+        ]),
+    );
+    for id in ["t", "u"] {
+        let t = s.task(id).expect("task");
+        assert_eq!(
+            (t.content.as_str(), t.content_complete),
+            ("Hi", true),
+            "{id}"
+        );
+    }
+}
