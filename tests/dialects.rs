@@ -840,6 +840,100 @@ fn myagent_answer_ack_reconnect_and_replays() {
 }
 
 #[test]
+fn myagent_step_ids_repeated_in_a_later_turn_or_session_still_work() {
+    // Servers may number steps per turn (`confirm_001`, `plan_001` in every turn) and start a
+    // new session with seq 1 again on the same connection.
+    let mut s = Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::MyAgent),
+    );
+    let turn = |seq0: u32, session: &str, answer: &str| {
+        [
+            format!(
+                r#"{{"session_id":"{session}","step_id":"plan_001","event":"plan.start","content":{{"question":"q"}},"seq":{}}}"#,
+                seq0
+            ),
+            format!(
+                r#"{{"session_id":"{session}","step_id":"confirm_001","event":"agent.user_confirm","content":{{"message":"Publish?","confirmation_type":"approve"}},"seq":{}}}"#,
+                seq0 + 1
+            ),
+            format!(
+                r#"{{"session_id":"{session}","event":"agent.tool_call","content":{{"tool_name":"web"}},"metadata":{{"call_id":"call_1"}},"seq":{}}}"#,
+                seq0 + 2
+            ),
+            format!(
+                r#"{{"session_id":"{session}","event":"agent.tool_result","content":{{"status":"success","result":"ok"}},"metadata":{{"call_id":"call_1"}},"seq":{}}}"#,
+                seq0 + 3
+            ),
+            format!(
+                r#"{{"session_id":"{session}","event":"agent.final_answer","content":{{"answer":"{answer}"}},"seq":{}}}"#,
+                seq0 + 4
+            ),
+        ]
+    };
+    let feed = |s: &mut Session, frames: &[String]| {
+        for f in frames {
+            s.feed_frame(f, &mut |_, _, _| {});
+        }
+    };
+    let t1 = turn(1, "s1", "A1");
+    feed(&mut s, &t1[..2]);
+    let open: Vec<String> = s.store().pending_inputs().map(|r| r.id.clone()).collect();
+    assert_eq!(open, ["confirm_001"]);
+    assert!(s.mark_answered("confirm_001", &mut |_, _, _| {}));
+    feed(&mut s, &t1[2..]);
+    // Turn 2 repeats every step id: its own confirmation, answered with the raw step id.
+    let t2 = turn(6, "s1", "A2");
+    feed(&mut s, &t2[..2]);
+    let open: Vec<String> = s.store().pending_inputs().map(|r| r.id.clone()).collect();
+    assert_eq!(open, ["confirm_001#turn-2"]);
+    let (dec, store) = s.dialect_parts().expect("dialect layer");
+    let out = respond::answer(dec, store, &open[0], &v("true"), None).expect("answer");
+    same_json(
+        &out.body,
+        r#"{"session_id":"s1","step_id":"confirm_001","event":"user.response","content":{"approved":true}}"#,
+    );
+    assert!(s.mark_answered(&open[0], &mut |_, _, _| {}));
+    feed(&mut s, &t2[2..]);
+    // A new session on the same connection numbers its events from 1 again: applied, not
+    // taken for replays.
+    feed(&mut s, &turn(1, "s2", "A3"));
+    let state = json(&s.store().state_json());
+    let tasks = state["tasks"].as_array().expect("tasks");
+    let task = |id: &str| {
+        tasks
+            .iter()
+            .find(|t| t["id"] == id)
+            .unwrap_or_else(|| panic!("no task {id}: {state}"))
+    };
+    assert_eq!(task("s1/turn-1")["content"], "A1");
+    assert_eq!(task("s1/turn-2")["content"], "A2");
+    assert_eq!(task("s2/turn-3")["content"], "A3");
+    for (t, plan) in [
+        ("s1/turn-1", "plan:plan_001"),
+        ("s1/turn-2", "plan:plan_001#turn-2"),
+        ("s2/turn-3", "plan:plan_001#turn-3"),
+    ] {
+        assert_eq!(task(plan)["parentId"], t, "{plan}");
+        let tools = task(t)["tools"].as_array().expect("tools");
+        assert_eq!(tools.len(), 1, "{t}: {tools:?}");
+        assert_eq!(tools[0]["state"], "succeeded", "{t}");
+    }
+    // Turn 3's confirmation was its own request (settled when the agent went on).
+    let r = s
+        .store()
+        .input("confirm_001#turn-3")
+        .expect("turn 3's confirmation");
+    assert_eq!(
+        (r.task_id.as_str(), r.state),
+        ("s2/turn-3", RequestState::Answered)
+    );
+    let diags: Vec<String> = s.store().diagnostics().map(|d| d.message.clone()).collect();
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
 fn canonical_and_unified_have_no_answer_message() {
     let mut s = session_from("unified/seed-events.sse", DialectChoice::Auto, None);
     let (dec, store) = s.dialect_parts().expect("dialect layer");

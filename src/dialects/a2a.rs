@@ -687,8 +687,13 @@ impl A2aDecoder {
         let message = get(Some(status), "message");
         let text = message_text(message);
         let data = message_data(message);
+        // A request is opened when the task starts waiting, and again when it still (or again)
+        // waits after the client answered the open one: the agent asks a follow-up question.
+        let (mut asks_input, mut asks_auth) = (true, true);
         let (prev, has_content, open_input, open_auth) = match self.tasks.get_mut(task) {
             Some(t) => {
+                asks_input = t.state != Some(TaskState::InputRequired) || t.open_input.is_none();
+                asks_auth = t.state != Some(TaskState::AuthRequired) || t.open_auth.is_none();
                 let prev = t.state.replace(state);
                 let input = if state != TaskState::InputRequired {
                     t.open_input.take()
@@ -762,7 +767,7 @@ impl A2aDecoder {
                 m2.rest(members(ev_meta), &["a2a"]);
                 meta.obj("a2a", a);
                 sink.event(status_event("waiting-input", meta, text.as_deref()));
-                if prev != Some(TaskState::InputRequired) {
+                if asks_input {
                     self.input_required(task, ctx, text.as_deref(), data, m2, at, sink);
                 }
             }
@@ -770,7 +775,7 @@ impl A2aDecoder {
                 meta.str("blockedBy", "user");
                 meta.obj("a2a", a);
                 sink.event(status_event("waiting-auth", meta, text.as_deref()));
-                if prev != Some(TaskState::AuthRequired) {
+                if asks_auth {
                     self.auth_required(task, ctx, text.as_deref(), data, at, sink);
                 }
             }
@@ -799,7 +804,8 @@ impl A2aDecoder {
             }
             TaskState::Submitted | TaskState::Unknown => {
                 // No canonical status: `submitted` is the task's creation, `unknown` says nothing.
-                if prev.is_some() || state == TaskState::Unknown {
+                // Kept as an unknown event when it says more than that (a status message).
+                if prev.is_some() || state == TaskState::Unknown || message.is_some() {
                     let mut e = Obj::new();
                     e.str("kind", "a2a:status-update")
                         .str("contextId", ctx)
@@ -1418,10 +1424,18 @@ impl A2aDecoder {
         }
     }
 
-    /// Forgets finished tasks (and their artifacts) when too many are tracked.
+    /// Tasks tracked now (bounded; for tests).
+    #[cfg(test)]
+    pub(crate) fn tracked(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Forgets finished tasks (and their artifacts) when too many are tracked; the oldest
+    /// running ones too when that is not enough (a later event for one tracks it again).
     fn prune(&mut self) {
-        self.tasks
-            .retain(|_, t| !t.state.is_some_and(TaskState::is_terminal));
+        self.tasks.bound(MAX_TRACKED, |_, t| {
+            !t.state.is_some_and(TaskState::is_terminal)
+        });
         let tasks = &self.tasks;
         self.arts.retain(|_, a| tasks.contains(&a.task_id));
         let arts = &self.arts;

@@ -49,6 +49,8 @@ struct AcpTask {
 struct ToolTrack {
     finished: bool,
     name: String,
+    /// Its last attempt failed with `will_retry: true`: the next `started` is that retry.
+    retrying: bool,
 }
 
 /// A2A-ACP decoding state of one connection.
@@ -183,13 +185,10 @@ impl AcpDecoder {
                 self.dev_tool_event(&cx, data, Some(event), sink)
             }
         }
-        if self.tasks.len() > MAX_TRACKED {
-            self.tasks
-                .retain(|_, t| !matches!(t.status, Some("completed" | "failed" | "canceled")));
-        }
-        if self.tools.len() > MAX_TRACKED {
-            self.tools.retain(|_, t| !t.finished);
-        }
+        self.tasks.bound(MAX_TRACKED, |_, t| {
+            !matches!(t.status, Some("completed" | "failed" | "canceled"))
+        });
+        self.tools.bound(MAX_TRACKED, |_, t| !t.finished);
     }
 
     fn ensure_task(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
@@ -603,6 +602,7 @@ impl AcpDecoder {
             ToolTrack {
                 finished: false,
                 name: name.to_owned(),
+                retrying: false,
             },
         );
         if let Some(t) = self.tasks.get_mut(cx.task) {
@@ -702,10 +702,16 @@ impl AcpDecoder {
                     .cloned()
             })
         };
+        // A `started` without ids is a new call, unless it is the retry that the latest
+        // running call of this tool announced (`will_retry`) or it says it is one.
+        let is_retry = |r: &String| {
+            get_num(Some(data), "retry_attempt").is_some()
+                || self.tools.get(r).is_some_and(|t| t.retrying)
+        };
         let id = match Self::call_id_of(data) {
             Some(id) => id.to_owned(),
             None => match (status, running_same()) {
-                (_, Some(r)) if status != "started" => r,
+                (_, Some(r)) if status != "started" || is_retry(&r) => r,
                 _ => {
                     let n = self.tasks.get_mut(cx.task).map_or(0, |t| {
                         t.tool_seq += 1;
@@ -798,6 +804,9 @@ impl AcpDecoder {
                     self.finish_tool(cx, &id, Some(tool), false, result, Some(error), m, sink);
                 }
             }
+        }
+        if let Some(t) = self.tools.get_mut(&id) {
+            t.retrying = status == "failed" && get_bool(Some(data), "will_retry") == Some(true);
         }
     }
 

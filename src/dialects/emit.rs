@@ -34,6 +34,9 @@ pub struct Output {
     /// The event's own sequence number, when the dialect has one (MyAgent `seq`): the session
     /// records it so a replay after a reconnect is recognised.
     pub seq: Option<u64>,
+    /// Which session of the connection `seq` counts in (0 for the first: numbering restarts
+    /// with each new session).
+    pub seq_scope: u64,
     /// The event repeats one already applied (same `seq`): nothing else was produced.
     pub duplicate: bool,
 }
@@ -44,6 +47,7 @@ impl Output {
         self.steps.clear();
         self.diagnostics.clear();
         self.seq = None;
+        self.seq_scope = 0;
         self.duplicate = false;
     }
 }

@@ -16,16 +16,22 @@
 //! | `agent.tool_call` / `agent.tool_result` | `tool-start` / `tool-complete` (`metadata.call_id` is the call id; `execution_time_ms` → duration) |
 //! | `agent.partial_answer` | `content-delta` (`chunk_index` as index when present) |
 //! | `agent.final_answer` | `task-complete` with the answer as `content` (`total_tokens_used` → `tokensUsed`); the turn ends |
-//! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
+//! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (`<step_id>#turn-<n>` when an earlier turn used that step id; answers go out with the raw `step_id`) (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
 //! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error |
 //! | `error.retry` / `recovery_started` / `recovery_success` | `task-status` `working` with what happens |
 //! | `system.connected`, `agent.session_created` / `session_ended` | unknown events `internal:myagent:<event>` (connection and session ids are kept for the `user.*` messages) |
 //! | `system.heartbeat` | nothing: liveness only ([`MyAgentDecoder::heartbeats`]) |
 //! | `user.*` (echoed), other events | unknown events `myagent:<event>` |
 //!
+//! Ids made from a `step_id` or `call_id` (plan and solver tasks, tool calls, confirmations)
+//! are the id itself in the turn that first used it, and `<id>#turn-<n>` in a later turn:
+//! servers may number steps per turn.
+//!
 //! Sequence numbers (`seq` at the top level or in `metadata`, except heartbeats): an event
 //! whose `seq` was already applied is ignored (a replay after `user.reconnect`), a jump is a
-//! `sequence-gap` warning, and the highest one is what `user.ack` / `user.reconnect` send.
+//! `sequence-gap` warning, and the highest one is what `user.ack` / `user.reconnect` send. They
+//! count per session: an event naming another `session_id` (a new session on the connection)
+//! starts them afresh.
 //! The seed's validation table is checked (`agent-error` is not used for it: missing or
 //! mistyped `content` is `missing-field` / `invalid-type`, an error: not applied).
 
@@ -40,6 +46,8 @@ use crate::state::SeenIds;
 
 /// Sequence numbers remembered to recognise replays.
 const SEQ_WINDOW: usize = 4096;
+/// Step ids (and tool call ids) remembered with the turn that first used them.
+const MAX_STEPS: usize = 4096;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum PlanState {
@@ -56,6 +64,9 @@ pub struct MyAgentDecoder {
     connection_id: Option<String>,
     server_version: Option<String>,
     seen: SeenIds,
+    /// Sessions seen on this connection before the current one (sequence numbers restart
+    /// with each new session).
+    sessions_before: u64,
     last_seq: Option<u64>,
     acked_seq: Option<u64>,
     unacked: u64,
@@ -72,11 +83,15 @@ pub struct MyAgentDecoder {
     plan: Vec<(String, String, PlanState)>,
     solver: Option<String>,
     solver_progress: f64,
-    /// Tool call id → tool name.
+    /// Running tool calls: call id → tool name.
     tools: Table<String>,
+    /// Tool calls so far (numbers the ids of calls that have none).
+    tool_count: u64,
     last_tool: Option<String>,
-    /// Open confirmations: step id → turn task.
-    open_inputs: Table<String>,
+    /// `<kind> <step id>` → the turn that first used the step id (see [`Self::scoped`]).
+    step_turns: Table<u64>,
+    /// Open confirmations: input id → (step id, turn task).
+    open_inputs: Table<(String, String)>,
 }
 
 impl Default for MyAgentDecoder {
@@ -86,6 +101,7 @@ impl Default for MyAgentDecoder {
             connection_id: None,
             server_version: None,
             seen: SeenIds::new(SEQ_WINDOW),
+            sessions_before: 0,
             last_seq: None,
             acked_seq: None,
             unacked: 0,
@@ -101,7 +117,9 @@ impl Default for MyAgentDecoder {
             solver: None,
             solver_progress: 0.0,
             tools: Table::default(),
+            tool_count: 0,
             last_tool: None,
+            step_turns: Table::default(),
             open_inputs: Table::default(),
         }
     }
@@ -186,13 +204,55 @@ impl MyAgentDecoder {
         }
     }
 
-    /// The confirmation request (`step_id`) is open.
-    pub fn is_open(&self, step_id: &str) -> bool {
-        self.open_inputs.contains(step_id)
+    /// The confirmation request `input_id` is open.
+    pub fn is_open(&self, input_id: &str) -> bool {
+        self.open_inputs.contains(input_id)
     }
 
-    pub(crate) fn close_input(&mut self, step_id: &str) -> bool {
-        self.open_inputs.remove(step_id).is_some()
+    /// Tool calls tracked now (running ones; bounded; for tests).
+    #[cfg(test)]
+    pub(crate) fn tracked(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// The `step_id` an open confirmation answers to (`user.response`): the input id itself,
+    /// or the step id it was made from in a later turn (`confirm_001#turn-2` → `confirm_001`).
+    pub fn step_of(&self, input_id: &str) -> Option<&str> {
+        self.open_inputs
+            .get(input_id)
+            .map(|(step, _)| step.as_str())
+    }
+
+    pub(crate) fn close_input(&mut self, input_id: &str) -> bool {
+        self.open_inputs.remove(input_id).is_some()
+    }
+
+    /// A canonical id made from a step id (or a tool call id): the id itself in the turn that
+    /// first used it, `<id>#turn-<n>` in a later turn n. Servers may number steps per turn
+    /// (`confirm_001` in every turn): without this a later turn's confirmation would repeat an
+    /// answered request, and its plan and solver would be the first turn's.
+    fn scoped(&mut self, kind: &str, step: &str) -> String {
+        let turn = self.turns;
+        let first = self
+            .step_turns
+            .entry(&format!("{kind} {step}"), || turn)
+            .map_or(turn, |t| *t);
+        self.step_turns.bound(MAX_STEPS, |_, _| true);
+        if first == turn {
+            step.to_owned()
+        } else {
+            format!("{step}#turn-{turn}")
+        }
+    }
+
+    /// The session of this connection changed (a new `session_id`): sequence numbers start
+    /// again, so the replay window and the acknowledgement state start afresh.
+    fn new_session(&mut self) {
+        self.sessions_before += 1;
+        self.seen = SeenIds::new(SEQ_WINDOW);
+        self.last_seq = None;
+        self.acked_seq = None;
+        self.unacked = 0;
     }
 
     pub(crate) fn decode(&mut self, v: &Value<'_>, clock: &mut Clock, sink: &mut Sink<'_>) {
@@ -219,10 +279,19 @@ impl MyAgentDecoder {
             self.last_heartbeat = Some(ts);
             return;
         }
+        // A new session on this connection (not the fresh server session that
+        // `system.connected` names before `user.reconnect` resumes the client's own).
+        let session = get_str(Some(v), "session_id");
+        if let (Some(s), Some(known)) = (session, self.session_id.as_deref()) {
+            if s != known && event != "system.connected" {
+                self.new_session();
+            }
+        }
         // Sequence numbers: replays are ignored, jumps reported.
         let seq = as_count(v.get("seq")).or_else(|| as_count(get(meta, "seq")));
         if let Some(seq) = seq {
             sink.out.seq = Some(seq);
+            sink.out.seq_scope = self.sessions_before;
             if !self.seen.insert(&seq.to_string()) {
                 sink.out.duplicate = true;
                 return;
@@ -240,7 +309,7 @@ impl MyAgentDecoder {
             self.last_seq = Some(self.last_seq.map_or(seq, |l| l.max(seq)));
             self.unacked += 1;
         }
-        if let Some(s) = get_str(Some(v), "session_id") {
+        if let Some(s) = session {
             // A new connection's `system.connected` names a fresh server session; the client
             // that had one resumes it with `user.reconnect`, so it keeps its own.
             let fresh = event == "system.connected" && self.session_id.is_some();
@@ -457,16 +526,16 @@ impl MyAgentDecoder {
         let open = crate::sorted::sorted_unique(
             self.open_inputs
                 .iter()
-                .filter(|(_, t)| t.as_str() == task)
-                .map(|(s, _)| s.to_owned()),
+                .filter(|(_, (_, t))| t.as_str() == task)
+                .map(|(id, _)| id.to_owned()),
         );
         if open.is_empty() {
             return;
         }
-        for step in open {
-            self.open_inputs.remove(&step);
+        for id in open {
+            self.open_inputs.remove(&id);
             let mut e = Obj::event("input-received", cx.ctx, task);
-            e.str("inputId", &step)
+            e.str("inputId", &id)
                 .str("providedBy", "user")
                 .str("timestamp", cx.ts)
                 .raw("metadata", r#"{"myagent":{"inferred":true}}"#);
@@ -477,8 +546,8 @@ impl MyAgentDecoder {
     }
 
     /// The turn a confirmation belongs to, when it is open.
-    pub(crate) fn input_task(&self, step_id: &str) -> Option<&str> {
-        self.open_inputs.get(step_id).map(String::as_str)
+    pub(crate) fn input_task(&self, input_id: &str) -> Option<&str> {
+        self.open_inputs.get(input_id).map(|(_, t)| t.as_str())
     }
 
     fn end_turn(&mut self) {
@@ -509,7 +578,7 @@ impl MyAgentDecoder {
         let turn = self.turn(cx, question, sink);
         let plan = match (&self.plan_task, cx.step_id) {
             (Some(p), _) if cx.event != "plan.start" => p.clone(),
-            (_, Some(step)) => format!("plan:{step}"),
+            (_, Some(step)) => format!("plan:{}", self.scoped("plan", step)),
             (_, None) => format!("{turn}/plan"),
         };
         let fresh = self.plan_task.as_deref() != Some(plan.as_str());
@@ -625,7 +694,7 @@ impl MyAgentDecoder {
             return s.clone();
         }
         let id = match cx.step_id {
-            Some(step) => format!("solver:{step}"),
+            Some(step) => format!("solver:{}", self.scoped("solver", step)),
             None => format!("{turn}/solver"),
         };
         self.solver = Some(id.clone());
@@ -892,11 +961,13 @@ impl MyAgentDecoder {
             }
             "agent.tool_call" => {
                 let name = get_str(cx.content, "tool_name").unwrap_or("tool");
-                let id = get_str(cx.meta, "call_id").or(cx.step_id).map_or_else(
-                    || format!("{turn}#tool-{}", self.tools.len() + 1),
-                    str::to_owned,
-                );
+                self.tool_count += 1;
+                let id = match get_str(cx.meta, "call_id").or(cx.step_id) {
+                    Some(raw) => self.scoped("tool", raw),
+                    None => format!("{turn}#tool-{}", self.tool_count),
+                };
                 self.tools.insert(&id, name.to_owned());
+                self.tools.bound(MAX_STEPS, |_, _| true);
                 self.last_tool = Some(id.clone());
                 let mut e = Obj::event("tool-start", cx.ctx, &turn);
                 e.str("toolCallId", &id).str("toolName", name);
@@ -918,12 +989,16 @@ impl MyAgentDecoder {
                 sink.event(e.finish());
             }
             "agent.tool_result" => {
-                let id = get_str(cx.meta, "call_id")
-                    .map(str::to_owned)
-                    .or_else(|| self.last_tool.clone())
-                    .or_else(|| cx.step_id.map(str::to_owned))
-                    .unwrap_or_else(|| format!("{turn}#tool-{}", self.tools.len() + 1));
-                let name = self.tools.get(&id).cloned().unwrap_or_default();
+                let id = match get_str(cx.meta, "call_id") {
+                    Some(raw) => self.scoped("tool", raw),
+                    None => match (self.last_tool.clone(), cx.step_id) {
+                        (Some(last), _) => last,
+                        (None, Some(step)) => self.scoped("tool", step),
+                        (None, None) => format!("{turn}#tool-{}", self.tool_count + 1),
+                    },
+                };
+                // The call ends: forget it (its name is only needed for this event).
+                let name = self.tools.remove(&id).unwrap_or_default();
                 let status = get_str(cx.content, "status").unwrap_or("success");
                 let ok = status != "failed";
                 let result = get(cx.content, "result");
@@ -995,9 +1070,11 @@ impl MyAgentDecoder {
         let mut m = Obj::new();
         m.str("blockedBy", "user");
         self.status(cx, turn, "waiting-input", Some(message), m, sink);
-        self.open_inputs.insert(step, turn.to_owned());
+        let id = self.scoped("input", step);
+        self.open_inputs
+            .insert(&id, (step.to_owned(), turn.to_owned()));
         let mut e = Obj::event("input-required", cx.ctx, turn);
-        e.str("inputId", step)
+        e.str("inputId", &id)
             .bool("requireUser", true)
             .str("inputType", input_type)
             .str("prompt", message)

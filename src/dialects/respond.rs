@@ -239,7 +239,8 @@ pub fn answer(
                 .ok_or(RespondError::Unsupported("not a myagent stream"))?;
             let session = m.session_id().ok_or(RespondError::NoSession)?.to_owned();
             let content = myagent_content(input_type, value)?;
-            let body = myagent::request::response(&session, id, &content, None);
+            let step = m.step_of(id).unwrap_or(id);
+            let body = myagent::request::response(&session, step, &content, None);
             Ok(ws("user.response", body))
         }
         _ => Err(RespondError::Unsupported(

@@ -90,6 +90,25 @@ impl<T> Table<T> {
         }
     }
 
+    /// Keeps the table bounded: past `max` entries, drops those `keep` rejects (finished
+    /// ones); when more than `max / 2` are still left, the oldest go too, down to `max / 2`.
+    /// So a stream of ever new ids costs amortised O(1) per entry and at most `max` entries,
+    /// however many of them never finish.
+    pub(crate) fn bound(&mut self, max: usize, keep: impl FnMut(&str, &T) -> bool) {
+        if self.items.len() <= max {
+            return;
+        }
+        self.retain(keep);
+        let excess = self.items.len().saturating_sub(max / 2);
+        if excess > 0 {
+            self.items.drain(..excess);
+            self.index.clear();
+            for (i, (k, _)) in self.items.iter().enumerate() {
+                self.index.insert(k.clone(), i);
+            }
+        }
+    }
+
     pub(crate) fn clear(&mut self) {
         self.items.clear();
         self.index.clear();
@@ -126,5 +145,18 @@ mod tests {
             (t.get("e"), t.len(), t.contains("a")),
             (Some(&10), 3, false)
         );
+    }
+
+    #[test]
+    fn bound_drops_finished_entries_then_the_oldest() {
+        let mut t = Table::default();
+        for i in 0..10u32 {
+            t.insert(&format!("k{i}"), i);
+            t.bound(8, |_, v| v % 3 != 0); // multiples of 3 are "finished"
+        }
+        // At 9 entries: k0, k3, k6 dropped as finished (6 left), then the oldest two (k1, k2).
+        let keys: Vec<&str> = t.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["k4", "k5", "k7", "k8", "k9"]);
+        assert_eq!((t.get("k7"), t.contains("k1")), (Some(&7), false));
     }
 }

@@ -322,3 +322,124 @@ fn rpc_error_message_reads_json_rpc_errors_only() {
         assert_eq!(respond::rpc_error_message(ok), None, "{ok}");
     }
 }
+
+fn ids_of(out: &Output, kind: &str, field: &str) -> Vec<String> {
+    events(out)
+        .iter()
+        .filter(|e| e.get("kind").and_then(Value::as_str) == Some(kind))
+        .filter_map(|e| e.get(field).and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn a2a_asks_again_after_the_client_answered() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    let ask = |prompt: &str| {
+        format!(
+            r#"{{"kind":"status-update","taskId":"t","contextId":"c","status":{{"state":"input-required","message":{{"role":"agent","messageId":"m","parts":[{{"kind":"text","text":"{prompt}"}}]}}}},"final":true}}"#
+        )
+    };
+    let first = ids_of(
+        &decode(&mut d, &ask("Which region?")),
+        "input-required",
+        "inputId",
+    );
+    assert_eq!(first, ["t#input-1"]);
+    // Re-sent while it is open: the same request.
+    let again = decode(&mut d, &ask("Which region?"));
+    assert!(ids_of(&again, "input-required", "inputId").is_empty());
+    // The client answers; the agent's next stream asks a follow-up question.
+    assert_eq!(d.answered("t#input-1", "t", "c", false).len(), 1);
+    let second = ids_of(
+        &decode(&mut d, &ask("North or south?")),
+        "input-required",
+        "inputId",
+    );
+    assert_eq!(second, ["t#input-2"]);
+}
+
+#[test]
+fn a2a_keeps_the_message_of_a_submitted_task() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    let out = decode(
+        &mut d,
+        r#"{"kind":"task","id":"t1","contextId":"c1","status":{"state":"submitted","message":{"role":"agent","messageId":"m0","parts":[{"kind":"text","text":"Queued behind 3 other jobs"}]}}}"#,
+    );
+    assert_eq!(kinds(&out), ["task-created", "a2a:status-update"]);
+    let ev = events(&out).pop().unwrap_or_default();
+    assert!(
+        ev.to_json().contains("Queued behind 3 other jobs"),
+        "{}",
+        ev.to_json()
+    );
+    // Without a message, `submitted` is just the creation.
+    let out = decode(
+        &mut d,
+        r#"{"kind":"task","id":"t2","contextId":"c1","status":{"state":"submitted"}}"#,
+    );
+    assert_eq!(kinds(&out), ["task-created"]);
+}
+
+#[test]
+fn acp_retry_without_ids_continues_the_same_call() {
+    let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::Acp));
+    let ev = |status: &str, extra: &str| {
+        format!(
+            r#"{{"event":"tool_execution","task_id":"task_1","timestamp":"2024-01-15T10:30:00Z","data":{{"tool_id":"database_query","status":"{status}"{extra}}}}}"#
+        )
+    };
+    let mut started = Vec::new();
+    let mut completed = Vec::new();
+    for data in [
+        ev("started", r#","parameters":{"q":"x"}"#),
+        ev("failed", r#","error":"timeout","will_retry":true"#),
+        ev("started", r#","parameters":{"q":"x"}"#),
+        ev("completed", r#","output":{"content":"ok"}"#),
+        // A later call of the same tool, not a retry: a call of its own.
+        ev("started", r#","parameters":{"q":"y"}"#),
+        ev("started", r#","parameters":{"q":"z"}"#),
+    ] {
+        let out = decode(&mut d, &data);
+        started.extend(ids_of(&out, "tool-start", "toolCallId"));
+        completed.extend(ids_of(&out, "tool-complete", "toolCallId"));
+    }
+    assert_eq!(
+        started,
+        [
+            "task_1#database_query-1",
+            "task_1#database_query-2",
+            "task_1#database_query-3"
+        ]
+    );
+    assert_eq!(completed, ["task_1#database_query-1"]);
+}
+
+#[test]
+fn decoders_track_a_bounded_number_of_tasks_and_calls() {
+    // Ids that never finish: the decoders forget the oldest instead of growing (and stay
+    // fast: amortised constant work per event).
+    let mut a2a = DialectDecoder::new(DialectChoice::Fixed(Dialect::A2a));
+    let mut myagent = DialectDecoder::new(DialectChoice::Fixed(Dialect::MyAgent));
+    let mut out = Output::default();
+    for i in 0..25_000u32 {
+        let ev = format!(
+            r#"{{"kind":"status-update","taskId":"t{i}","contextId":"c","status":{{"state":"working"}},"final":false}}"#
+        );
+        a2a.decode(&ev, "", 0, &mut out);
+        let call = format!(
+            r#"{{"session_id":"s","event":"agent.tool_call","content":{{"tool_name":"web"}},"metadata":{{"call_id":"c{i}"}}}}"#
+        );
+        myagent.decode(&call, "", 0, &mut out);
+    }
+    assert!(a2a.a2a().is_some_and(|a| a.tracked() <= 10_000));
+    assert!(myagent.myagent().is_some_and(|m| m.tracked() <= 4_096));
+    // A finished call is forgotten at once.
+    let mut m = DialectDecoder::new(DialectChoice::Fixed(Dialect::MyAgent));
+    for f in [
+        r#"{"session_id":"s","event":"agent.tool_call","content":{"tool_name":"web"},"metadata":{"call_id":"c1"}}"#,
+        r#"{"session_id":"s","event":"agent.tool_result","content":{"status":"success","result":"ok"},"metadata":{"call_id":"c1"}}"#,
+    ] {
+        m.decode(f, "", 0, &mut out);
+    }
+    assert_eq!(m.myagent().map(|m| m.tracked()), Some(0));
+}

@@ -211,7 +211,13 @@ fn apply(
         if event_id.is_empty() {
             event_id = &seq_text;
         }
-        if !store.admit_event_id(&seq_text) || out.duplicate {
+        // The store remembers seqs per session of the connection (they restart with each).
+        let admitted = if out.seq_scope == 0 {
+            store.admit_event_id(&seq_text)
+        } else {
+            store.admit_event_id(&format!("{}:{seq}", out.seq_scope))
+        };
+        if !admitted || out.duplicate {
             return;
         }
     }

@@ -207,10 +207,8 @@ impl UnifiedDecoder {
         if self.sessions.contains(cx.session) {
             return false;
         }
-        if self.sessions.len() >= MAX_TRACKED {
-            self.sessions.retain(|_, s| !s.ended);
-        }
         self.sessions.insert(cx.session, SessionTrack::default());
+        self.sessions.bound(MAX_TRACKED, |_, s| !s.ended);
         let mut e = Obj::event("task-created", cx.session, cx.session);
         e.str("initiator", "user").str("timestamp", cx.ts);
         if cx.ty == "session_started" {
