@@ -143,6 +143,43 @@ impl Store {
         Some(i)
     }
 
+    /// A task that ended leaves no request open: what it still waited for can no longer be
+    /// answered, so its open input and auth requests become `expired` (no diagnostic: a run
+    /// canceled while it asks is a normal end) and their deadlines are dropped.
+    fn close_open_requests(&mut self, t: usize) {
+        let Some(slot) = self.tasks.get(t) else {
+            return;
+        };
+        let open = |s: RequestState| s == RequestState::Open;
+        let inputs: Vec<usize> = (0..slot.view.inputs.len())
+            .filter(|&i| open(slot.view.inputs[i].state))
+            .collect();
+        let auths: Vec<usize> = (0..slot.view.auths.len())
+            .filter(|&i| open(slot.view.auths[i].state))
+            .collect();
+        if inputs.is_empty() && auths.is_empty() {
+            return;
+        }
+        for &i in &inputs {
+            self.drop_deadline(t, false, i);
+        }
+        for &i in &auths {
+            self.drop_deadline(t, true, i);
+        }
+        if let Some(slot) = self.touch(t) {
+            for i in inputs {
+                if let Some(r) = slot.view.inputs.get_mut(i) {
+                    r.state = RequestState::Expired;
+                }
+            }
+            for i in auths {
+                if let Some(a) = slot.view.auths.get_mut(i) {
+                    a.state = RequestState::Expired;
+                }
+            }
+        }
+    }
+
     fn touch(&mut self, t: usize) -> Option<&mut TaskSlot> {
         let v = self.bump();
         let slot = self.tasks.get_mut(t)?;
@@ -406,6 +443,7 @@ impl Store {
         if e.status.is_terminal() {
             self.flush_content_gaps(t, meta, TaskStatusEvent::KIND);
             self.flush_task_artifact_gaps(t, meta);
+            self.close_open_requests(t);
             // A completed task receives no further content: its answer is final even when the
             // server ends it with a status rather than `task-complete` (A2A, Unified, MyAgent).
             // Failed/canceled answers stay incomplete: they were cut short.
@@ -445,6 +483,7 @@ impl Store {
         }
         self.flush_content_gaps(t, meta, TaskComplete::KIND);
         self.flush_task_artifact_gaps(t, meta);
+        self.close_open_requests(t);
         if let Some(content) = &e.content {
             self.reconcile_content(t, content, &e.task_id, meta, TaskComplete::KIND);
         }

@@ -42,7 +42,7 @@ str_enum! {
     /// Where an input or auth request is.
     RequestState { /// Waiting for an answer.
     Open = "open", /// Answered (`input-received` / `auth-completed`).
-    Answered = "answered", /// Its timeout passed before an answer.
+    Answered = "answered", /// Its timeout passed, or its task ended, before an answer.
     Expired = "expired", }
 }
 

@@ -883,3 +883,28 @@ fn task_complete_without_content_makes_the_answer_final() {
         );
     }
 }
+
+#[test]
+fn a_task_that_ends_leaves_no_request_open() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"input-required","taskId":"t","inputId":"ask","inputType":"confirmation","prompt":"Send?","requireUser":true,"metadata":{"timeout":60}}"#,
+            r#"{"kind":"auth-required","taskId":"t","authId":"gh","authType":"oauth2","prompt":"Sign in","authUrl":"https://example.com/auth"}"#,
+            r#"{"kind":"input-required","taskId":"u","inputId":"other","inputType":"clarification","prompt":"Which?"}"#,
+            r#"{"kind":"task-status","taskId":"t","status":"canceled"}"#,
+        ]),
+    );
+    // t's requests can no longer be answered; u's still can. No diagnostic: a normal end.
+    let open: Vec<&str> = s.pending_inputs().map(|r| r.id.as_str()).collect();
+    assert_eq!(open, ["other"]);
+    assert_eq!(s.pending_auths().count(), 0);
+    assert_eq!(s.input("ask").map(|r| r.state), Some(RequestState::Expired));
+    assert_eq!(s.auth("gh").map(|r| r.state), Some(RequestState::Expired));
+    assert_eq!(s.usage().deadlines, 0, "the deadline went with the request");
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+    // task-complete closes them too.
+    apply_all(&mut s, &evs(&[r#"{"kind":"task-complete","taskId":"u"}"#]));
+    assert_eq!(s.pending_inputs().count(), 0);
+}
