@@ -19,11 +19,14 @@
 // stream runs / Worker batches every 50 ms (no long tasks); lowered to 204,737 B (the build of
 // 2026-11-25 evening, 203,713 B with the snippets and the Worker entry now counted and every JS
 // file minified, plus 1 KB) after the BTreeMap/BTreeSet, sort and Unicode case tables left the
-// wasm. Set SIZE_BUDGET_GZIP=81920 to enforce the target.
+// wasm; raised to 207,725 B (206,725 B, plus 1 KB) after correctness fixes from a review cost
+// 2,907 B (chunks after the final one, chunk-0 metadata, version bumps, requests of ended
+// tasks, replayed thoughts; myagent ids per turn and per session, a2a follow-up questions, acp
+// retries, bounded decoder tables). Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 204737);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 207725);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

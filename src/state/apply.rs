@@ -611,7 +611,9 @@ impl Store {
         let Some(slot) = self.tasks.get_mut(t) else {
             return;
         };
-        if slot.view.content_complete {
+        // After the answer is complete only new indices are an error; an applied one repeated
+        // is a replay (a duplicate, or a conflict when its text differs), as before the end.
+        if slot.view.content_complete && e.index >= slot.content.next_index() {
             let msg = format!(
                 "content-delta {} for task {} after content-complete: ignored",
                 e.index, e.task_id
@@ -1212,6 +1214,17 @@ impl Store {
         if self.reject_if_terminal(t, &e.task_id, meta, ThoughtStream::KIND) {
             return;
         }
+        // A thought's id is unique (within its task, should a server number them per task):
+        // the same one again, while it is kept, is a replay, ignored like a repeated chunk.
+        let id_hash = super::dedupe::hash_of(&e.thought_id);
+        if self
+            .tasks
+            .get(t)
+            .is_some_and(|s| s.thought_ids.contains(&id_hash))
+        {
+            self.duplicates_ignored += 1;
+            return;
+        }
         let m = e.metadata.as_ref();
         let thought = Thought {
             id: e.thought_id.to_string(),
@@ -1239,8 +1252,11 @@ impl Store {
         let max = self.limits.max_thoughts_per_task;
         let Some(slot) = self.touch(t) else { return };
         slot.view.thoughts.push_back(thought);
+        slot.thought_ids.insert(id_hash);
         if slot.view.thoughts.len() > max {
-            slot.view.thoughts.pop_front();
+            if let Some(old) = slot.view.thoughts.pop_front() {
+                slot.thought_ids.remove(&super::dedupe::hash_of(&old.id));
+            }
             if !slot.thoughts_truncated {
                 slot.thoughts_truncated = true;
                 let msg = format!(

@@ -36,7 +36,7 @@ enum Key {
     Hash(u64),
 }
 
-fn hash_of(id: &str) -> u64 {
+pub(crate) fn hash_of(id: &str) -> u64 {
     let mut h = DefaultHasher::new();
     id.hash(&mut h);
     h.finish()

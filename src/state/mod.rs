@@ -161,6 +161,9 @@ pub(crate) struct TaskSlot {
     pub delta_offsets: Vec<u32>,
     pub content_truncated: bool,
     pub thoughts_truncated: bool,
+    /// Hashes of the retained thoughts' ids: a thought repeated by a replay is recognised
+    /// (memory in proportion to the thoughts kept).
+    pub thought_ids: std::collections::HashSet<u64>,
     /// `delta_offsets` stopped growing (see `DELTA_OFFSET_SLACK`): later replays of an index
     /// are recognised as duplicates but no longer compared.
     pub offsets_capped: bool,

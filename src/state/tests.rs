@@ -908,3 +908,42 @@ fn a_task_that_ends_leaves_no_request_open() {
     apply_all(&mut s, &evs(&[r#"{"kind":"task-complete","taskId":"u"}"#]));
     assert_eq!(s.pending_inputs().count(), 0);
 }
+
+#[test]
+fn a_replay_after_the_end_counts_as_duplicates_not_errors() {
+    // A server that resends a finished answer and its thoughts without SSE ids.
+    let run = [
+        r#"{"kind":"thought-stream","taskId":"t","thoughtId":"th-1","thoughtType":"planning","verbosity":"brief","content":"Plan","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"Hel","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"lo","index":1}"#,
+        r#"{"kind":"content-complete","taskId":"t","content":"Hello"}"#,
+    ];
+    let mut s = Store::new(Limits::default());
+    apply_all(&mut s, &evs(&run));
+    let before = (visible(&s), s.version());
+    apply_all(&mut s, &evs(&run[..3]));
+    assert_eq!((visible(&s), s.version()), before);
+    assert_eq!(s.duplicates_ignored(), 3);
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+    // A new index after the end, or a repeated one with other text, is still reported.
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"content-delta","taskId":"t","delta":"!","index":2}"#,
+            r#"{"kind":"content-delta","taskId":"t","delta":"Jel","index":0}"#,
+        ]),
+    );
+    assert_eq!(
+        codes(&s),
+        vec![DiagCode::ChunkAfterComplete, DiagCode::ChunkConflict]
+    );
+    // The same thought id in another task is another thought.
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"thought-stream","taskId":"u","thoughtId":"th-1","thoughtType":"planning","verbosity":"brief","content":"Other","index":0}"#,
+        ]),
+    );
+    assert_eq!(s.task("u").map(|t| t.thoughts.len()), Some(1));
+    assert_eq!(s.task("t").map(|t| t.thoughts.len()), Some(1));
+}
