@@ -896,9 +896,13 @@ fn myagent_step_ids_repeated_in_a_later_turn_or_session_still_work() {
     );
     assert!(s.mark_answered(&open[0], &mut |_, _, _| {}));
     feed(&mut s, &t2[2..]);
-    // A new session on the same connection numbers its events from 1 again: applied, not
-    // taken for replays.
-    feed(&mut s, &turn(1, "s2", "A3"));
+    // A new session announced on the same connection numbers its events from 1 again:
+    // applied, not taken for replays.
+    feed(
+        &mut s,
+        &[r#"{"session_id":"s2","event":"agent.session_created","content":{"session_id":"s2"},"seq":1}"#.to_owned()],
+    );
+    feed(&mut s, &turn(2, "s2", "A3"));
     let state = json(&s.store().state_json());
     let tasks = state["tasks"].as_array().expect("tasks");
     let task = |id: &str| {
@@ -931,6 +935,45 @@ fn myagent_step_ids_repeated_in_a_later_turn_or_session_still_work() {
     );
     let diags: Vec<String> = s.store().diagnostics().map(|d| d.message.clone()).collect();
     assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
+fn myagent_a_fresh_session_racing_a_reconnect_is_not_taken_for_a_new_one() {
+    // A new socket streams a fresh session of its own until the server reads the client's
+    // user.reconnect: that must not restart the sequence numbers of the session resumed.
+    let mut s = Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::MyAgent),
+    );
+    let frame = |session: &str, seq: u32, event: &str, content: &str| {
+        format!(r#"{{"session_id":"{session}","event":"{event}","content":{content},"seq":{seq}}}"#)
+    };
+    let thought = |session: &str, seq: u32| {
+        frame(session, seq, "agent.thinking", &format!(r#""step {seq}""#))
+    };
+    for f in [
+        frame("s1", 1, "agent.session_created", r#"{"session_id":"s1"}"#),
+        thought("s1", 2),
+        thought("s1", 3),
+    ] {
+        s.feed_frame(&f, &mut |_, _, _| {});
+    }
+    let applied = s.store().events_applied();
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    respond::resume(dec).expect("user.reconnect");
+    for f in [
+        frame("s9", 1, "agent.session_created", r#"{"session_id":"s9"}"#),
+        thought("s1", 2),
+        thought("s1", 3),
+        thought("s1", 4),
+    ] {
+        s.feed_frame(&f, &mut |_, _, _| {});
+    }
+    // Only seq 4 of s1 is new (s9's announcement is a duplicate seq of the resumed session).
+    assert_eq!(s.store().events_applied(), applied + 1);
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    assert_eq!(dec.myagent().and_then(|m| m.last_seq()), Some(4));
 }
 
 #[test]

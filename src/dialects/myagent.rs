@@ -30,8 +30,9 @@
 //! Sequence numbers (`seq` at the top level or in `metadata`, except heartbeats): an event
 //! whose `seq` was already applied is ignored (a replay after `user.reconnect`), a jump is a
 //! `sequence-gap` warning, and the highest one is what `user.ack` / `user.reconnect` send. They
-//! count per session: an event naming another `session_id` (a new session on the connection)
-//! starts them afresh.
+//! count per session: `agent.session_created` naming another `session_id` (a new session on the
+//! connection, not while a `user.reconnect` waits for its own session's events) starts them
+//! afresh.
 //! The seed's validation table is checked (`agent-error` is not used for it: missing or
 //! mistyped `content` is `missing-field` / `invalid-type`, an error: not applied).
 
@@ -67,6 +68,8 @@ pub struct MyAgentDecoder {
     /// Sessions seen on this connection before the current one (sequence numbers restart
     /// with each new session).
     sessions_before: u64,
+    /// The session a `user.reconnect` is resuming, until one of its events arrives.
+    resuming: Option<String>,
     last_seq: Option<u64>,
     acked_seq: Option<u64>,
     unacked: u64,
@@ -102,6 +105,7 @@ impl Default for MyAgentDecoder {
             server_version: None,
             seen: SeenIds::new(SEQ_WINDOW),
             sessions_before: 0,
+            resuming: None,
             last_seq: None,
             acked_seq: None,
             unacked: 0,
@@ -245,8 +249,16 @@ impl MyAgentDecoder {
         }
     }
 
-    /// The session of this connection changed (a new `session_id`): sequence numbers start
-    /// again, so the replay window and the acknowledgement state start afresh.
+    /// A `user.reconnect` for the current session goes out: until one of its events arrives,
+    /// another session announced on the socket (the fresh one a new connection starts with)
+    /// is not taken for a new session of this client.
+    pub(crate) fn begin_resume(&mut self) {
+        self.resuming = self.session_id.clone();
+    }
+
+    /// The server announced a new session on this connection (`agent.session_created` with
+    /// another `session_id`): sequence numbers start again, so the replay window and the
+    /// acknowledgement state start afresh.
     fn new_session(&mut self) {
         self.sessions_before += 1;
         self.seen = SeenIds::new(SEQ_WINDOW);
@@ -279,11 +291,17 @@ impl MyAgentDecoder {
             self.last_heartbeat = Some(ts);
             return;
         }
-        // A new session on this connection (not the fresh server session that
-        // `system.connected` names before `user.reconnect` resumes the client's own).
+        // A new session on this connection: announced by `agent.session_created`, and not
+        // while a `user.reconnect` waits for the events of the session it resumes (a new
+        // connection first streams a fresh session of its own).
         let session = get_str(Some(v), "session_id");
-        if let (Some(s), Some(known)) = (session, self.session_id.as_deref()) {
-            if s != known && event != "system.connected" {
+        if let Some(s) = session {
+            if self.resuming.as_deref() == Some(s) {
+                self.resuming = None;
+            } else if event == "agent.session_created"
+                && self.resuming.is_none()
+                && self.session_id.as_deref().is_some_and(|known| known != s)
+            {
                 self.new_session();
             }
         }

@@ -363,6 +363,7 @@ pub fn resume(dec: &mut DialectDecoder) -> Result<Outgoing, RespondError> {
                 .myagent()
                 .ok_or(RespondError::Unsupported("not a myagent stream"))?;
             let session = m.session_id().ok_or(RespondError::NoSession)?.to_owned();
+            m.begin_resume();
             Ok(ws(
                 "user.reconnect",
                 myagent::request::reconnect(&session, m.last_seq()),
