@@ -12,7 +12,9 @@ use crate::state::Store;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EventFilter {
     /// Kind patterns: an exact kind, a group (`tool-*`, `input-*`, `auth-*`, `task-*`,
-    /// `content-*`, `artifact-*`, `internal:*`), or `*`.
+    /// `content-*`, `artifact-*`, `internal:*`), or `*`. Internal events pass only a pattern
+    /// that names them (`internal:checkpoint`, `internal:*`; `*` is not enough) or
+    /// `includeInternal`.
     pub kinds: Vec<String>,
     /// Only events of this task (see `subtree`).
     pub task_id: Option<String>,
@@ -24,7 +26,8 @@ pub struct EventFilter {
     pub thought_types: Vec<ThoughtType>,
     /// Thoughts: at most this verbosity (`brief` < `normal` < `detailed`).
     pub max_verbosity: Option<Verbosity>,
-    /// Thoughts: at least this confidence (thoughts without one pass).
+    /// Thoughts: at least this confidence (thoughts without one, or with one outside [0, 1],
+    /// which is ignored, pass).
     pub min_confidence: Option<f64>,
     /// Input requests: only those with this `requireUser`.
     pub require_user: Option<bool>,
@@ -169,11 +172,13 @@ impl EventFilter {
 
     /// Whether events of `kind` can pass (the kind and `includeInternal` rules only).
     pub fn passes_kind(&self, kind: &str) -> bool {
-        if kind.starts_with("internal:")
-            && !self.include_internal
-            && !self.kinds.iter().any(|p| p.starts_with("internal:"))
-        {
-            return false;
+        // Internal events only when asked for: `includeInternal`, or a pattern naming them
+        // (`internal:checkpoint`, `internal:*`) that matches this one; `*` alone is not enough.
+        if kind.starts_with("internal:") && !self.include_internal {
+            return self
+                .kinds
+                .iter()
+                .any(|p| p.starts_with("internal:") && kind_matches(p, kind));
         }
         self.kinds.is_empty() || self.kinds.iter().any(|p| kind_matches(p, kind))
     }
@@ -230,7 +235,9 @@ impl EventFilter {
                         .metadata
                         .as_ref()
                         .and_then(|m| m.get("confidence"))
-                        .and_then(Value::as_f64);
+                        .and_then(Value::as_f64)
+                        // Out of [0, 1] it is ignored (a diagnostic), as if absent: it passes.
+                        .filter(|c| (0.0..=1.0).contains(c));
                     if c.is_some_and(|c| c < min) {
                         return false;
                     }
@@ -322,5 +329,27 @@ mod tests {
         assert_eq!(check(r#"{"requireUser":false}"#, &[INPUT]), vec![false]);
         assert!(EventFilter::from_json(r#"{"maxVerbosity":"loud"}"#).is_err());
         assert!(EventFilter::from_json(r#"{"nope":1}"#).is_err());
+    }
+
+    #[test]
+    fn naming_one_internal_kind_lets_only_that_kind_through() {
+        const LLM: &str = r#"{"kind":"internal:llm-call","contextId":"c","taskId":"r","iteration":1,"timestamp":"2025-11-06T10:30:00Z"}"#;
+        let three = [ROOT, LLM, INTERNAL];
+        assert_eq!(check(r#"{"kinds":["*"]}"#, &three), [true, false, false]);
+        let one = r#"{"kinds":["*","internal:checkpoint"]}"#;
+        assert_eq!(check(one, &three), [true, false, true]);
+        let all = r#"{"kinds":["internal:*"]}"#;
+        assert_eq!(check(all, &three), [false, true, true]);
+    }
+
+    #[test]
+    fn an_ignored_confidence_counts_as_none() {
+        // The decoder warns about -0.5 and the store keeps no confidence: the thought passes
+        // like one without a confidence.
+        const NEG: &str = r#"{"kind":"thought-stream","contextId":"c","taskId":"r","thoughtId":"t","thoughtType":"planning","verbosity":"brief","content":"x","index":0,"timestamp":"2025-11-06T10:30:00Z","metadata":{"confidence":-0.5}}"#;
+        assert_eq!(
+            check(r#"{"minConfidence":0.5}"#, &[NEG, THOUGHT]),
+            [true, false]
+        );
     }
 }

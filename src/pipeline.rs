@@ -191,6 +191,12 @@ pub struct Session {
     prev_id: String,
     /// The previous event's data (to recognise the same event sent twice in a row).
     prev_data: String,
+    /// The data of the event that introduced the current id, once events without an id of
+    /// their own followed it (else it is `prev_data`): a server that resumes inclusively sends
+    /// that event again.
+    id_data: String,
+    /// `prev_data` is the data of the event that introduced the current id.
+    id_is_prev: bool,
     diags: Vec<Diagnostic>,
     /// The dialect layer, when the stream is not (only) protocol 000.
     dialect: Option<Box<dyn DialectHook>>,
@@ -205,6 +211,8 @@ impl Session {
             position: 0,
             prev_id: String::new(),
             prev_data: String::new(),
+            id_data: String::new(),
+            id_is_prev: false,
             diags: Vec::new(),
             dialect: None,
         }
@@ -243,6 +251,8 @@ impl Session {
             position,
             prev_id,
             prev_data,
+            id_data,
+            id_is_prev,
             diags,
             dialect,
         } = self;
@@ -253,10 +263,21 @@ impl Session {
                 // An event "has its own id" when the id changed: the SSE last event id persists
                 // across events that carry none.
                 let own_id = ev.last_event_id != prev_id.as_str();
-                // The same id right after itself is either an event without an id field (it
-                // inherits the id) or the same event sent again (a server that resumes
-                // inclusively): only the second has the very same data.
-                let resent = !own_id && !ev.last_event_id.is_empty() && ev.data == prev_data;
+                // The same id again is either an event without an id field (it inherits the
+                // id) or the event that introduced the id sent again (a server that resumes
+                // inclusively): only the second has that event's very data. (The event just
+                // before counts too: the same event sent twice in a row.)
+                let resent = !own_id
+                    && !ev.last_event_id.is_empty()
+                    && (ev.data == prev_data.as_str()
+                        || (!*id_is_prev && ev.data == id_data.as_str()));
+                if own_id || resent {
+                    *id_is_prev = true;
+                } else if *id_is_prev {
+                    // The first event inheriting the id: keep the introducing event's data.
+                    std::mem::swap(id_data, prev_data);
+                    *id_is_prev = false;
+                }
                 prev_data.clear();
                 prev_data.push_str(ev.data);
                 if own_id || resent {

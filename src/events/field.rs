@@ -191,7 +191,10 @@ pub trait WriteField {
 /// Checks the members of an event object against `spec` (one shared copy for every event struct).
 ///
 /// Each member named in `spec` is checked in document order into its slot (a repeated member is
-/// checked again; the last valid one wins), other members except `kind` go to `extra`. Problems
+/// checked each time: the last valid copy is kept, and an invalid copy is reported as a problem
+/// of its own, which for a required field rejects the event even when a later copy is valid:
+/// duplicate members are not something to guess about), other members except `kind` go to
+/// `extra`. Problems
 /// go to `sink`; an absent optional field becomes [`Slot::Null`], an absent required one is
 /// reported missing. Returns false when the event is rejected.
 pub(crate) fn decode_fields<'a>(

@@ -20,8 +20,15 @@ fn digits(b: &[u8], from: usize, len: usize) -> Option<u32> {
 pub fn is_valid(s: &str) -> bool {
     let b = s.as_bytes();
     let num = |from: usize, len: usize| digits(b, from, len);
-    let (Some(_year), Some(month), Some(day)) = (num(0, 4), num(5, 2), num(8, 2)) else {
+    let (Some(year), Some(month), Some(day)) = (num(0, 4), num(5, 2), num(8, 2)) else {
         return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
     };
     if b.get(4) != Some(&b'-')
         || b.get(7) != Some(&b'-')
@@ -34,7 +41,7 @@ pub fn is_valid(s: &str) -> bool {
     };
     if b.get(13) != Some(&b':')
         || !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
+        || !(1..=days_in_month).contains(&day)
         || hour > 23
         || minute > 59
     {
@@ -77,6 +84,26 @@ pub fn is_valid(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_valid;
+
+    #[test]
+    fn days_are_checked_against_their_month() {
+        for s in [
+            "2025-02-30T10:30:00Z",
+            "2025-02-29T10:30:00Z", // 2025 is not a leap year
+            "2025-04-31T10:30:00Z",
+            "2025-06-31T10:30:00Z",
+            "1900-02-29T00:00:00Z", // a century, not a leap year
+        ] {
+            assert!(!is_valid(s), "{s} accepted");
+        }
+        for s in [
+            "2024-02-29T10:30:00Z",
+            "2000-02-29T10:30:00Z",
+            "2025-12-31T23:59:59Z",
+        ] {
+            assert!(is_valid(s), "{s} refused");
+        }
+    }
 
     #[test]
     fn accepts_rfc3339_date_times() {

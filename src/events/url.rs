@@ -32,6 +32,11 @@ pub fn is_safe_to_open(u: &str) -> bool {
             let Some(rest) = u.get(7..).filter(|_| u.get(4..7) == Some("://")) else {
                 return false;
             };
+            // A browser reads `\` in an http URL as `/` (WHATWG URL): `http://evil.test\@localhost/`
+            // goes to evil.test. Refused rather than parsed the same way.
+            if rest.contains('\\') {
+                return false;
+            }
             let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
             let host_port = authority.rsplit('@').next().unwrap_or("");
             let host = if host_port.starts_with('[') {
@@ -76,6 +81,9 @@ mod tests {
             "http://evil.test/",
             "http://localhost.evil.test/",
             "http://user@evil.test",
+            r"http://evil.test\@localhost/",
+            r"http://evil.test\@127.0.0.1/cb",
+            r"http://localhost\@evil.test/",
             "file:///etc/passwd",
             "//evil.test",
             "/relative",

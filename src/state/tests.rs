@@ -580,6 +580,40 @@ fn the_same_event_sent_twice_in_a_row_is_applied_once() {
 }
 
 #[test]
+fn an_inclusive_resume_after_events_without_ids_applies_nothing_twice() {
+    use crate::pipeline::Session;
+    use crate::sse::SseConfig;
+    let status = |msg: &str| {
+        format!(
+            "data: {{\"kind\":\"task-status\",\"contextId\":\"c\",\"taskId\":\"t\",\"status\":\"working\",\"message\":\"{msg}\",\"timestamp\":\"{TS}\"}}\n\n"
+        )
+    };
+    let mut session = Session::new(SseConfig::default(), Limits::default());
+    let mut applied = 0;
+    // Event A has id 1; B and C carry none (they inherit "1").
+    let first = format!("id: 1\n{}{}{}", status("A"), status("B"), status("C"));
+    session.feed(first.as_bytes(), &mut |_, _, _| applied += 1);
+    assert_eq!(applied, 3);
+    // The connection drops; the server resumes after Last-Event-ID 1 inclusively: A again.
+    session.parser().reset();
+    let again = format!("id: 1\n{}id: 2\n{}", status("A"), status("D"));
+    session.feed(again.as_bytes(), &mut |_, _, _| applied += 1);
+    assert_eq!(applied, 4, "A not applied twice, D applied");
+    assert_eq!(session.store().duplicates_ignored(), 1);
+    let history: Vec<&str> = session
+        .store()
+        .task("t")
+        .map(|t| {
+            t.history
+                .iter()
+                .filter_map(|h| h.message.as_deref())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(history, ["A", "B", "C", "D"]);
+}
+
+#[test]
 fn replay_offsets_stay_proportional_to_the_answer() {
     // Empty deltas and a gap of 2^53 indices: the offsets kept for replay checks stop growing
     // (nothing is allocated per skipped index) and replays stay recognised as duplicates.
