@@ -11,12 +11,17 @@
 //! The scan works on text, not on a parsed document, so it also redacts malformed JSON and
 //! text cut at a size limit (an unterminated value is redacted to the end). Linear in the text;
 //! the text is returned borrowed when nothing matched. Escaped keys (`"pass\u0077ord"`) are
-//! unescaped before matching.
+//! unescaped before matching. A string value that holds JSON text itself (tool-call
+//! `arguments` in the OpenAI style: `"{\"api_key\":\"sk-…\"}"`) is redacted inside too, up to
+//! [`MAX_EMBEDDED_DEPTH`] levels of such nesting.
 
 use std::borrow::Cow;
 
 /// What a redacted value becomes (a JSON string, quotes included).
 pub const REDACTED: &str = "\"[redacted]\"";
+
+/// How many levels of JSON text inside string values are looked into.
+pub const MAX_EMBEDDED_DEPTH: usize = 3;
 
 /// The names redacted by default.
 pub const DEFAULT_REDACTED_KEYS: &[&str] = &[
@@ -78,6 +83,10 @@ impl Redactor {
 
     /// `text` with the values of sensitive members replaced by [`REDACTED`].
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        self.redact_at(text, 0)
+    }
+
+    fn redact_at<'a>(&self, text: &'a str, depth: usize) -> Cow<'a, str> {
         if self.names.is_empty() {
             return Cow::Borrowed(text);
         }
@@ -92,7 +101,21 @@ impl Redactor {
             }
             let end = string_end(b, i);
             let mut j = skip_ws(b, end);
-            if b.get(j) != Some(&b':') || !self.key_token_matches(text.get(i..end).unwrap_or("")) {
+            if b.get(j) != Some(&b':') {
+                // A value. Escaped quotes in it may be JSON text in a string: redact inside.
+                let token = text.get(i..end).unwrap_or("");
+                if depth < MAX_EMBEDDED_DEPTH && token.contains("\\\"") {
+                    if let Some(inner) = self.redact_embedded(token, depth) {
+                        let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+                        o.push_str(text.get(copied..i).unwrap_or(""));
+                        o.push_str(&inner);
+                        copied = end;
+                    }
+                }
+                i = end;
+                continue;
+            }
+            if !self.key_token_matches(text.get(i..end).unwrap_or("")) {
                 i = end;
                 continue;
             }
@@ -114,6 +137,20 @@ impl Redactor {
                 Cow::Owned(o)
             }
         }
+    }
+
+    /// `token` (a JSON string token) with the JSON text it holds redacted, as a JSON string
+    /// again; `None` when it holds nothing to redact (or is not a complete string).
+    fn redact_embedded(&self, token: &str, depth: usize) -> Option<String> {
+        let crate::json::Value::String(s) = crate::json::parse(token).ok()? else {
+            return None;
+        };
+        let Cow::Owned(redacted) = self.redact_at(&s, depth + 1) else {
+            return None;
+        };
+        let mut out = String::with_capacity(redacted.len() + 2);
+        crate::json::write_str(&mut out, &redacted);
+        Some(out)
     }
 
     /// `token` is a JSON string token, quotes included (the closing one may be missing).
@@ -265,5 +302,40 @@ mod tests {
             r#"{"ssn":"[redacted]","password":"x"}"#
         );
         assert!(ssn.matches("user_SSN"));
+    }
+
+    #[test]
+    fn json_text_inside_a_string_value_is_redacted_too() {
+        let r = Redactor::default();
+        // OpenAI-style tool-call arguments: JSON text in a string.
+        let raw = r#"{"toolCall":{"function":{"name":"login","arguments":"{\"user\":\"ann\",\"api_key\":\"sk-123\",\"n\":2}"}}}"#;
+        let out = r.redact(raw);
+        assert!(!out.contains("sk-123"), "{out}");
+        assert!(
+            out.contains(r#"\"user\":\"ann\""#) && out.contains(r#"\"n\":2"#),
+            "{out}"
+        );
+        // Still one valid JSON document, whose string parses to the redacted object.
+        let v = crate::json::parse(&out).expect("json");
+        let args = v
+            .get("toolCall")
+            .and_then(|t| t.get("function"))
+            .and_then(|f| f.get("arguments"))
+            .and_then(crate::json::Value::as_str)
+            .expect("arguments");
+        let inner = crate::json::parse(args).expect("inner json");
+        assert_eq!(
+            inner.get("api_key").and_then(crate::json::Value::as_str),
+            Some("[redacted]")
+        );
+        // Twice nested; a string with escaped quotes but no secret stays as it was.
+        let nested = r#"{"a":"{\"b\":\"{\\\"password\\\":\\\"hunter2\\\"}\"}"}"#;
+        assert!(
+            !r.redact(nested).contains("hunter2"),
+            "{}",
+            r.redact(nested)
+        );
+        let plain = r#"{"quote":"she said \"hi\"","args":"{\"q\":1}"}"#;
+        assert!(matches!(r.redact(plain), Cow::Borrowed(_)));
     }
 }
