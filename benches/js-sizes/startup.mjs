@@ -40,9 +40,13 @@ if (!existsSync(index)) {
   console.error("error: no bundles: run node benches/js-sizes/measure.mjs first");
   process.exit(1);
 }
+// An empty module: the fixed cost of import() itself, which every row includes.
+const empty = path.join(out, "empty.js");
+writeFileSync(empty, "export {};\n");
 const candidates = [
   { name: "agentwire", js: glue, wasm: true },
   ...JSON.parse(readFileSync(index, "utf8")).map((b) => ({ name: b.name, js: path.join(out, b.file) })),
+  { name: "(an empty module)", js: empty },
 ];
 
 // An empty page on a local origin (blob: module imports need a real origin).
