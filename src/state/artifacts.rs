@@ -298,19 +298,11 @@ impl Store {
         let admitted = slot.seq.push(index, complete, hold);
         let dropped = slot.seq.take_dropped();
         if dropped > 0 {
-            let id = slot.view.id.clone();
+            let id = &slot.view.id;
             let msg = format!(
                 "{dropped} held {kind} chunk(s) of artifact {id} come after its final chunk {index}: ignored"
             );
-            self.diag(
-                DiagCode::ChunkAfterComplete,
-                Severity::Warning,
-                msg,
-                "$.index",
-                Some(task_id),
-                meta,
-                kind,
-            );
+            self.after_final(msg, task_id, meta, kind);
         }
         let Some(slot) = self.artifacts.get_mut(a) else {
             return;
@@ -327,21 +319,27 @@ impl Store {
             }
             Admit::Duplicate => self.duplicates_ignored += 1,
             Admit::AfterComplete => {
-                let id = slot.view.id.clone();
+                let id = &slot.view.id;
                 let msg =
                     format!("{kind} {index} of artifact {id} comes after its final chunk: ignored");
-                self.diag(
-                    DiagCode::ChunkAfterComplete,
-                    Severity::Warning,
-                    msg,
-                    "$.index",
-                    Some(task_id),
-                    meta,
-                    kind,
-                );
+                self.after_final(msg, task_id, meta, kind);
             }
         }
         self.finalize_if_complete(a, meta);
+    }
+
+    /// A `chunk-after-complete` warning about the event's `$.index`.
+    fn after_final(&mut self, msg: String, task_id: &str, meta: &EventMeta<'_>, kind: &str) {
+        let path = "$.index";
+        self.diag(
+            DiagCode::ChunkAfterComplete,
+            Severity::Warning,
+            msg,
+            path,
+            Some(task_id),
+            meta,
+            kind,
+        );
     }
 
     fn drain_artifact(&mut self, a: usize, meta: &EventMeta<'_>) {
