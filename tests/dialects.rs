@@ -977,6 +977,35 @@ fn myagent_a_fresh_session_racing_a_reconnect_is_not_taken_for_a_new_one() {
 }
 
 #[test]
+fn acp_approve_and_deny_pick_the_requests_own_options() {
+    use agentwire::client::answer::{check_answer, decision_value, RequestShape};
+    let s = session_from("acp/permission-flow.sse", DialectChoice::Auto, Some(3));
+    let input = s.store().pending_inputs().next().expect("open input");
+    let schema = input
+        .schema
+        .as_ref()
+        .map(|r| r.0.clone())
+        .unwrap_or_default();
+    let options = input
+        .options
+        .as_ref()
+        .map(|r| r.0.clone())
+        .unwrap_or_default();
+    let shape = RequestShape {
+        schema: &schema,
+        options: &options,
+    };
+    for (yes, want) in [(true, r#""approved""#), (false, r#""abort""#)] {
+        let value = decision_value(shape, yes);
+        assert_eq!(value, want);
+        assert!(
+            check_answer(shape, &parse(&value).expect("json")).is_ok(),
+            "{value}"
+        );
+    }
+}
+
+#[test]
 fn canonical_and_unified_have_no_answer_message() {
     let mut s = session_from("unified/seed-events.sse", DialectChoice::Auto, None);
     let (dec, store) = s.dialect_parts().expect("dialect layer");

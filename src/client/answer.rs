@@ -50,7 +50,7 @@ const YES: &[&str] = &[
     "approve", "approved", "yes", "allow", "accept", "confirm", "ok", "true",
 ];
 const NO: &[&str] = &[
-    "deny", "denied", "no", "reject", "decline", "cancel", "false",
+    "deny", "denied", "no", "reject", "decline", "cancel", "false", "abort", "stop", "refuse",
 ];
 
 /// The value `approve(inputId)` (`yes = true`) or `deny(inputId)` (`yes = false`) sends, as
@@ -84,8 +84,11 @@ pub fn decision_value(shape: RequestShape<'_>, yes: bool) -> String {
     let wants_bool = schema
         .as_ref()
         .and_then(|s| s.get("type"))
-        .and_then(Value::as_str)
-        == Some("boolean");
+        .is_some_and(|t| match t {
+            Value::String(s) => s == "boolean",
+            Value::Array(a) => a.iter().any(|x| x.as_str() == Some("boolean")),
+            _ => false,
+        });
     if wants_bool || candidates.iter().any(|c| matches!(c, Value::Bool(_))) {
         return if yes { "true" } else { "false" }.to_owned();
     }
@@ -131,5 +134,27 @@ mod tests {
             r#""allow""#
         );
         assert_eq!(decision_value(shape("", ""), true), r#""approve""#);
+    }
+
+    #[test]
+    fn deny_picks_the_requests_own_reject_option() {
+        // What the acp dialect makes of seed 002's permission_options.
+        let s = shape(
+            r#"{"type":"string","enum":["approved","abort"]}"#,
+            r#"[{"id":"approved","optionId":"approved","name":"Approve"},{"id":"abort","optionId":"abort","name":"Reject"}]"#,
+        );
+        assert_eq!(decision_value(s, true), r#""approved""#);
+        let no = decision_value(s, false);
+        assert_eq!(no, r#""abort""#);
+        assert!(check_answer(s, &crate::json::parse(&no).expect("json")).is_ok());
+    }
+
+    #[test]
+    fn a_nullable_boolean_schema_gets_true_and_false() {
+        let s = shape(r#"{"type":["boolean","null"]}"#, "");
+        assert_eq!(
+            (decision_value(s, true), decision_value(s, false)),
+            ("true".to_owned(), "false".to_owned())
+        );
     }
 }

@@ -42,10 +42,11 @@ impl ReconnectPolicy {
         let full = (base * exp).min(cap);
         let jitter = self.jitter.clamp(0.0, 1.0) * random.clamp(0.0, 1.0);
         let d = full * (1.0 - jitter);
-        match retry_after_ms {
+        let d = match retry_after_ms {
             Some(ra) if ra > d => ra,
             _ => d,
-        }
+        };
+        d.min(2_147_483_647.0)
     }
 }
 
@@ -155,7 +156,13 @@ fn http_date_ms(v: &str) -> Option<f64> {
     let h: i64 = hms.next()?.parse().ok()?;
     let m: i64 = hms.next()?.parse().ok()?;
     let s: i64 = hms.next()?.parse().ok()?;
-    if parts.next()? != "GMT" || !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
+    if parts.next()? != "GMT"
+        || !(1..=9999).contains(&year)
+        || !(1..=31).contains(&day)
+        || h > 23
+        || m > 59
+        || s > 60
+    {
         return None;
     }
     // Days from civil (Howard Hinnant's algorithm).
@@ -252,5 +259,28 @@ mod tests {
         );
         assert_eq!(parse_retry_after("soon", 0.0), None);
         assert_eq!(parse_retry_after("99999999", 0.0), Some(3_600_000.0));
+    }
+
+    #[test]
+    fn delays_stay_within_what_set_timeout_takes() {
+        // setTimeout converts its delay to a 32-bit integer: more than 2^31 - 1 ms would fire
+        // at once. A server's huge `retry:` (the parser saturates it) is capped there.
+        let p = ReconnectPolicy::default();
+        for retry in [3_000_000_000.0, u64::MAX as f64] {
+            let d = p.delay_ms(1, Some(retry), None, 0.0);
+            assert!(
+                (1.0..=2_147_483_647.0).contains(&d),
+                "retry {retry}: {d} ms"
+            );
+        }
+    }
+
+    #[test]
+    fn a_retry_after_date_with_an_absurd_year_is_ignored() {
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 999999999999 08:49:37 GMT", 0.0),
+            None
+        );
+        assert_eq!(parse_retry_after("Sun, 06 Nov 0 08:49:37 GMT", 0.0), None);
     }
 }

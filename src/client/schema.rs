@@ -198,7 +198,7 @@ fn check_number(schema: &Value<'_>, n: f64, path: &str) -> Result<(), SchemaErro
     }
     if let Some(m) = num(schema, "multipleOf").filter(|m| *m > 0.0) {
         let q = n / m;
-        if (q - q.round()).abs() > 1e-9 {
+        if (q - q.round()).abs() > 1e-9_f64.max(q.abs() * 8.0 * f64::EPSILON) {
             return fail(
                 path,
                 format!("must be a multiple of {}", crate::json::Num(m)),
@@ -383,5 +383,14 @@ mod tests {
         .is_ok());
         assert!(v("true", "1").is_ok());
         assert!(v("false", "1").is_err());
+    }
+
+    #[test]
+    fn multiple_of_allows_for_floating_point_rounding() {
+        let money = r#"{"type":"number","multipleOf":0.01}"#;
+        assert!(v(money, "1234567.89").is_ok());
+        assert!(v(money, "19.99").is_ok());
+        assert!(v(money, "1234567.891").is_err());
+        assert!(v(money, "0.015").is_err());
     }
 }

@@ -27,6 +27,12 @@ pub fn expand(template: &str, base: &str, vars: &[(&str, &str)]) -> Result<Strin
                         crate::json::Quoted(template)
                     )
                 })?;
+            if value == "." || value == ".." {
+                return Err(format!(
+                    "{{{name}}} {} is not a usable path segment",
+                    crate::json::Quoted(value)
+                ));
+            }
             encode_component(value, &mut out);
         }
         rest = tail;
@@ -70,5 +76,28 @@ mod tests {
             .contains("{nope}"));
         assert!(expand("{base", "", &[]).is_err());
         assert_eq!(expand("/x", "b", &[]).unwrap(), "/x");
+    }
+
+    #[test]
+    fn dot_segment_ids_are_refused() {
+        let t = "{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}";
+        for id in ["..", "."] {
+            let r = expand(
+                t,
+                "http://x/api",
+                &[("contextId", "c"), ("taskId", id), ("inputId", "i")],
+            );
+            assert!(r.is_err(), "{id:?}: {r:?}");
+        }
+        // Dots inside an id are fine.
+        let ok = expand(
+            t,
+            "http://x/api",
+            &[("contextId", "c"), ("taskId", "a..b"), ("inputId", ".i")],
+        );
+        assert_eq!(
+            ok.as_deref(),
+            Ok("http://x/api/contexts/c/tasks/a..b/inputs/.i")
+        );
     }
 }
