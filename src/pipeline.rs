@@ -188,7 +188,6 @@ pub struct Session {
     parser: SseParser,
     store: Store,
     position: u64,
-    prev_id: String,
     /// The previous event's data (to recognise the same event sent twice in a row).
     prev_data: String,
     /// The data of the event that introduced the current id, once events without an id of
@@ -209,7 +208,6 @@ impl Session {
             parser: SseParser::new(sse),
             store: Store::new(limits),
             position: 0,
-            prev_id: String::new(),
             prev_data: String::new(),
             id_data: String::new(),
             id_is_prev: false,
@@ -249,7 +247,6 @@ impl Session {
             parser,
             store,
             position,
-            prev_id,
             prev_data,
             id_data,
             id_is_prev,
@@ -261,8 +258,9 @@ impl Session {
                 let pos = *position;
                 *position += 1;
                 // An event "has its own id" when the id changed: the SSE last event id persists
-                // across events that carry none.
-                let own_id = ev.last_event_id != prev_id.as_str();
+                // across events that carry none. (The parser knows without comparing: a long id
+                // compared at every event would make many small events quadratic.)
+                let own_id = ev.id_changed;
                 // The same id again is either an event without an id field (it inherits the
                 // id) or the event that introduced the id sent again (a server that resumes
                 // inclusively): only the second has that event's very data. (The event just
@@ -280,12 +278,11 @@ impl Session {
                 }
                 prev_data.clear();
                 prev_data.push_str(ev.data);
-                if own_id || resent {
-                    prev_id.clear();
-                    prev_id.push_str(ev.last_event_id);
-                    if !store.admit_event_id(ev.last_event_id) {
-                        return;
-                    }
+                if own_id && !store.admit_event_id(ev.last_event_id) {
+                    return;
+                }
+                if resent && !store.admit_resent_event() {
+                    return;
                 }
                 if let Some(t) = dialect.as_deref_mut() {
                     if t.handle(ev.data, ev.last_event_id, pos, store, diags, &mut *observe) {

@@ -495,3 +495,28 @@ fn an_endless_task_stays_within_the_limits() {
     assert!(memory < 1.1, "bounded state, yet memory grew {memory:.2}x");
     assert!(large_run.retained < 2 << 20, "{} bytes", large_run.retained);
 }
+
+#[test]
+fn a_long_id_costs_its_own_bytes_once_not_per_event() {
+    // A 1 MiB `id` followed by many blank lines and small events that inherit it: the id must
+    // not be compared or copied per blank line or per event (that was quadratic: 20,000 x 1 MiB).
+    // Against the same stream with the id replaced by a comment line of the same length.
+    let _one = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
+    let long = "x".repeat(1 << 20);
+    let tail = format!("{}{}", "\n".repeat(20_000), "data: {}\n\n".repeat(20_000));
+    let cpu = |stream: &str| {
+        let mut s = Session::new(SseConfig::default(), Limits::default());
+        let wall = Instant::now();
+        let t0 = cpu_ns(wall);
+        s.feed(stream.as_bytes(), &mut |_, _, _| {});
+        s.finish();
+        cpu_ns(wall) - t0
+    };
+    let baseline = cpu(&format!(": {long}\n{tail}"));
+    let hostile = cpu(&format!("id: {long}\n{tail}"));
+    println!("long id: {hostile} ns, comment of the same length: {baseline} ns");
+    assert!(
+        hostile <= baseline * 4 + 300_000_000,
+        "a long id made the stream cost {hostile} ns against {baseline} ns"
+    );
+}

@@ -7,7 +7,7 @@
 //! [`crate::events::decode_event`], so every translated event is validated by the same code as a
 //! canonical one.
 
-use crate::events::{bounded_raw, DiagCode, Diagnostic, Severity};
+use crate::events::{bounded_field, bounded_raw, DiagCode, Diagnostic, Severity};
 use crate::json::{write_number, write_str, Value};
 
 /// One thing a dialect event turns into, in order.
@@ -248,7 +248,7 @@ impl Sink<'_> {
         let mut d = Diagnostic::new(code, severity, message, path);
         d.kind = self.kind.clone();
         d.task_id = self.task.clone();
-        d.event_id = (!self.event_id.is_empty()).then(|| self.event_id.to_owned());
+        d.event_id = (!self.event_id.is_empty()).then(|| bounded_field(self.event_id));
         d.position = self.position;
         d.raw = Some(bounded_raw(self.raw));
         self.out.diagnostics.push(d);

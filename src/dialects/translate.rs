@@ -130,7 +130,7 @@ impl DialectHook for Translator {
         };
         for d in self.out.diagnostics.iter_mut() {
             if d.event_id.is_none() && !event_id.is_empty() {
-                d.event_id = Some(event_id.to_owned());
+                d.event_id = Some(crate::events::bounded_field(event_id));
             }
             on(Item::Diagnostic(d));
         }
@@ -223,7 +223,7 @@ fn apply(
     }
     for mut d in out.diagnostics.drain(..) {
         if d.event_id.is_none() && !event_id.is_empty() {
-            d.event_id = Some(event_id.to_owned());
+            d.event_id = Some(crate::events::bounded_field(event_id));
         }
         store.push_diagnostic(d);
     }

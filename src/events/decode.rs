@@ -208,7 +208,7 @@ fn event_diag(
 ) -> Diagnostic {
     d.kind = kind.map(str::to_owned);
     d.task_id = task_id.map(str::to_owned);
-    d.event_id = (!cx.event_id.is_empty()).then(|| cx.event_id.to_owned());
+    d.event_id = (!cx.event_id.is_empty()).then(|| super::bounded_field(cx.event_id));
     d.position = cx.position;
     d.raw = Some(bounded_raw(raw));
     d

@@ -126,6 +126,23 @@ pub const MAX_RAW_BYTES: usize = 2048;
 /// `eventId` (ids and messages quote the input, which can be as long as an event).
 pub const MAX_FIELD_BYTES: usize = 1024;
 
+/// `s` as a diagnostic field: what [`Diagnostic::bound`] would keep of it, without copying
+/// the rest. For the SSE id a diagnostic names: the id persists across events, so copying all of
+/// a long one into each event's diagnostics would cost its length per event.
+pub fn bounded_field(s: &str) -> String {
+    if s.len() <= MAX_FIELD_BYTES {
+        return s.to_owned();
+    }
+    let mut end = MAX_FIELD_BYTES.saturating_sub('…'.len_utf8());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = String::with_capacity(end + '…'.len_utf8());
+    out.push_str(s.get(..end).unwrap_or(""));
+    out.push('…');
+    out
+}
+
 /// Cuts `s` to at most `max` bytes at a character boundary, ending it with `…` when cut.
 fn cut(s: &mut String, max: usize) {
     if s.len() <= max {

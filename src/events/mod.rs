@@ -15,7 +15,9 @@ pub mod types;
 pub mod url;
 
 pub use decode::{decode_entries, decode_event, decode_event_general, EventContext};
-pub use diagnostic::{bounded_raw, DiagCode, Diagnostic, Severity, MAX_FIELD_BYTES, MAX_RAW_BYTES};
+pub use diagnostic::{
+    bounded_field, bounded_raw, DiagCode, Diagnostic, Severity, MAX_FIELD_BYTES, MAX_RAW_BYTES,
+};
 pub use field::{Field, FieldSpec, JsonObject, Kind, Problem, Slot, Str, WriteField};
 pub use redact::{Redactor, DEFAULT_REDACTED_KEYS};
 pub use types::*;

@@ -80,6 +80,9 @@ pub struct SseEvent<'a> {
     /// The last event ID buffer at dispatch (WHATWG `MessageEvent.lastEventId`): the most recent
     /// `id` field of this stream, which persists across events that carry none.
     pub last_event_id: &'a str,
+    /// `last_event_id` differs from the previous dispatched event's (an `id` field with a new
+    /// value, or [`SseParser::set_last_event_id`], since then). Known without comparing the ids.
+    pub id_changed: bool,
 }
 
 /// Problems in the byte stream; the parser always recovers.
@@ -158,6 +161,10 @@ pub struct SseParser {
     id_buffer: String,
     /// The standard's "last event ID string" (set from the buffer at dispatch).
     last_event_id: String,
+    /// `id_buffer` may differ from `last_event_id` (an `id` field since the last dispatch).
+    id_changed: bool,
+    /// `last_event_id` changed since the last dispatched event (for [`SseEvent::id_changed`]).
+    id_new: bool,
     retry: Option<u64>,
 }
 
@@ -181,6 +188,8 @@ impl SseParser {
             event_type: String::new(),
             id_buffer: String::new(),
             last_event_id: String::new(),
+            id_changed: false,
+            id_new: false,
             retry: None,
         }
     }
@@ -243,6 +252,7 @@ impl SseParser {
         clear_string(&mut self.data);
         clear_string(&mut self.event_type);
         self.id_buffer.clone_from(&self.last_event_id);
+        self.id_changed = false;
         self.skip = Skip::No;
         self.drop_event = false;
         self.pending_cr = false;
@@ -264,6 +274,8 @@ impl SseParser {
         self.last_event_id.push_str(id);
         self.id_buffer.clear();
         self.id_buffer.push_str(id);
+        self.id_changed = false;
+        self.id_new = true;
     }
 
     /// The reconnection time in milliseconds from the last valid `retry:` field, or `None`
@@ -419,6 +431,7 @@ impl SseParser {
             b"id" if memchr::memchr(0, value).is_none() => {
                 self.id_buffer.clear();
                 self.id_buffer.push_str(&decode(value));
+                self.id_changed = true;
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 let ms = value.iter().fold(0u64, |acc, &d| {
@@ -432,8 +445,14 @@ impl SseParser {
 
     /// A blank line: the standard's "dispatch the event".
     fn dispatch(&mut self, sink: &mut dyn FnMut(SseItem<'_>)) {
-        if self.last_event_id != self.id_buffer {
-            self.last_event_id.clone_from(&self.id_buffer);
+        // Only after an `id` field: comparing the ids at every blank line would make a long id
+        // and many blank lines quadratic. The comparison here is paid for by that field's bytes.
+        if self.id_changed {
+            if self.last_event_id != self.id_buffer {
+                self.last_event_id.clone_from(&self.id_buffer);
+                self.id_new = true;
+            }
+            self.id_changed = false;
         }
         if !self.data.is_empty() {
             let data = self.data.strip_suffix('\n').unwrap_or(&self.data);
@@ -446,6 +465,7 @@ impl SseParser {
                 event_type,
                 data,
                 last_event_id: &self.last_event_id,
+                id_changed: std::mem::take(&mut self.id_new),
             }));
         }
         clear_string(&mut self.data);
@@ -471,8 +491,9 @@ impl SseParser {
         self.drop_event = true;
         clear_string(&mut self.data);
         clear_string(&mut self.event_type);
-        if self.id_buffer != self.last_event_id {
+        if self.id_changed {
             self.id_buffer.clone_from(&self.last_event_id);
+            self.id_changed = false;
         }
     }
 }

@@ -719,3 +719,36 @@ fn find_line_end_agrees_with_a_byte_scan_at_every_offset() {
         }
     }
 }
+
+#[test]
+fn events_say_when_their_id_changed() {
+    let mut p = SseParser::default();
+    let mut changed = Vec::new();
+    let mut feed = |p: &mut SseParser, text: &str| {
+        p.feed(text.as_bytes(), &mut |item| {
+            if let SseItem::Event(e) = item {
+                changed.push((e.data.to_owned(), e.last_event_id.to_owned(), e.id_changed));
+            }
+        });
+    };
+    // A new id, one inherited, the same id again, an id-only block, a new id after it.
+    feed(
+        &mut p,
+        "id: 1\ndata: a\n\ndata: b\n\nid: 1\ndata: c\n\nid: 2\n\n\ndata: d\n\n",
+    );
+    p.set_last_event_id("9");
+    feed(&mut p, "data: e\n\nid: 9\ndata: f\n\n");
+    let want = [
+        ("a", "1", true),
+        ("b", "1", false),
+        ("c", "1", false),
+        ("d", "2", true),
+        ("e", "9", true),
+        ("f", "9", false),
+    ];
+    let want: Vec<(String, String, bool)> = want
+        .iter()
+        .map(|(d, i, c)| (d.to_string(), i.to_string(), *c))
+        .collect();
+    assert_eq!(changed, want);
+}

@@ -282,6 +282,19 @@ impl Store {
         false
     }
 
+    /// The event that introduced the current SSE id, sent again (a server that resumes
+    /// inclusively, or the same event twice in a row): a duplicate, unless replay detection is
+    /// off (`dedupeWindow: 0`). Unlike [`Store::admit_event_id`] it does not look at the id:
+    /// that id was admitted or refused when it came, and hashing a long one again for every
+    /// repeat would cost its length per event.
+    pub fn admit_resent_event(&mut self) -> bool {
+        if self.limits.dedupe_window == 0 {
+            return true;
+        }
+        self.duplicates_ignored += 1;
+        false
+    }
+
     /// Sets which members' values are redacted in diagnostics and the raw-event ring (default
     /// [`crate::events::DEFAULT_REDACTED_KEYS`]; applies to what is kept from now on).
     pub fn set_redactor(&mut self, redactor: Redactor) {
@@ -345,7 +358,8 @@ impl Store {
         let mut d = Diagnostic::new(code, severity, message, path);
         d.kind = Some(kind.to_owned());
         d.task_id = task.map(str::to_owned);
-        d.event_id = (!meta.event_id.is_empty()).then(|| meta.event_id.to_owned());
+        d.event_id =
+            (!meta.event_id.is_empty()).then(|| crate::events::bounded_field(meta.event_id));
         d.position = meta.position;
         d.raw = (!meta.raw.is_empty()).then(|| crate::events::bounded_raw(meta.raw));
         self.push_diagnostic(d);
@@ -535,7 +549,8 @@ impl Store {
                 "$",
             );
             d.task_id = Some(task_id);
-            d.event_id = (!meta.event_id.is_empty()).then(|| meta.event_id.to_owned());
+            d.event_id =
+                (!meta.event_id.is_empty()).then(|| crate::events::bounded_field(meta.event_id));
             d.position = meta.position;
             self.push_diagnostic(d);
         }
