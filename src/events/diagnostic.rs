@@ -130,17 +130,23 @@ pub const MAX_FIELD_BYTES: usize = 1024;
 /// the rest. For the SSE id a diagnostic names: the id persists across events, so copying all of
 /// a long one into each event's diagnostics would cost its length per event.
 pub fn bounded_field(s: &str) -> String {
-    if s.len() <= MAX_FIELD_BYTES {
-        return s.to_owned();
+    // A character is at most 4 bytes, so this prefix is longer than the bound exactly when `s`
+    // is: `cut` decides and cuts it as it would `s`.
+    let mut out = floor_char_boundary(s, MAX_FIELD_BYTES + 4).to_owned();
+    cut(&mut out, MAX_FIELD_BYTES);
+    out
+}
+
+/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
+pub(crate) fn floor_char_boundary(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
     }
-    let mut end = MAX_FIELD_BYTES.saturating_sub('…'.len_utf8());
+    let mut end = max;
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    let mut out = String::with_capacity(end + '…'.len_utf8());
-    out.push_str(s.get(..end).unwrap_or(""));
-    out.push('…');
-    out
+    s.get(..end).unwrap_or("")
 }
 
 /// Cuts `s` to at most `max` bytes at a character boundary, ending it with `…` when cut.
@@ -148,10 +154,7 @@ fn cut(s: &mut String, max: usize) {
     if s.len() <= max {
         return;
     }
-    let mut end = max.saturating_sub('…'.len_utf8());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = floor_char_boundary(s, max.saturating_sub('…'.len_utf8())).len();
     s.truncate(end);
     s.push('…');
 }
@@ -263,15 +266,12 @@ impl crate::json::WriteJson for Diagnostic {
 
 /// Cuts `data` to at most [`MAX_RAW_BYTES`] at a character boundary, marking the cut.
 pub fn bounded_raw(data: &str) -> String {
-    if data.len() <= MAX_RAW_BYTES {
+    let kept = floor_char_boundary(data, MAX_RAW_BYTES);
+    if kept.len() == data.len() {
         return data.to_owned();
     }
-    let mut end = MAX_RAW_BYTES;
-    while !data.is_char_boundary(end) {
-        end -= 1;
-    }
-    let mut s = String::with_capacity(end + 24);
-    s.push_str(data.get(..end).unwrap_or(""));
+    let mut s = String::with_capacity(kept.len() + 24);
+    s.push_str(kept);
     s.push_str("…[truncated]");
     s
 }

@@ -15,6 +15,7 @@ pub mod types;
 pub mod url;
 
 pub use decode::{decode_entries, decode_event, decode_event_general, EventContext};
+pub(crate) use diagnostic::floor_char_boundary;
 pub use diagnostic::{
     bounded_field, bounded_raw, DiagCode, Diagnostic, Severity, MAX_FIELD_BYTES, MAX_RAW_BYTES,
 };

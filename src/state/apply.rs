@@ -753,7 +753,7 @@ impl Store {
             );
         }
         let max = self.limits.max_content_bytes;
-        let kept = floor_char_boundary(full, max);
+        let kept = crate::events::floor_char_boundary(full, max);
         if let Some(slot) = self.touch(t) {
             slot.view.content.clear();
             slot.view.content.push_str(kept);
@@ -1296,16 +1296,4 @@ fn record_offsets(slot: &mut TaskSlot, n: u64) {
     }
     let at = u32::try_from(slot.view.content.len()).unwrap_or(u32::MAX);
     slot.delta_offsets.extend(std::iter::repeat_n(at, n));
-}
-
-/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
-pub(crate) fn floor_char_boundary(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s.get(..end).unwrap_or("")
 }
