@@ -99,13 +99,14 @@ impl<T> Table<T> {
             return;
         }
         self.retain(keep);
-        let excess = self.items.len().saturating_sub(max / 2);
+        // Then the oldest (they come first) down to `max / 2`.
+        let mut excess = self.items.len().saturating_sub(max / 2);
         if excess > 0 {
-            self.items.drain(..excess);
-            self.index.clear();
-            for (i, (k, _)) in self.items.iter().enumerate() {
-                self.index.insert(k.clone(), i);
-            }
+            self.retain(|_, _| {
+                let old = excess > 0;
+                excess = excess.saturating_sub(1);
+                !old
+            });
         }
     }
 
