@@ -69,41 +69,51 @@ impl<T> Sequencer<T> {
     /// Admits chunk `index`; `make` builds the owned payload only when it has to be held.
     /// `complete` marks the stream's final chunk.
     pub(crate) fn push(&mut self, index: u64, complete: bool, make: impl FnOnce() -> T) -> Admit {
-        if let Some(last) = self.last {
-            if index > last || (complete && index != last) {
-                return Admit::AfterComplete;
-            }
-        }
-        if index < self.next {
-            return Admit::Duplicate;
-        }
-        if index == self.next {
-            self.next += 1;
-            if complete {
-                self.set_last(index);
-            }
-            return Admit::Apply;
-        }
-        let Err(at) = self.pending.binary_search_by_key(&index, |p| p.0) else {
-            return Admit::Duplicate;
+        let at = match self.verdict(index, complete) {
+            Ok(at) => at,
+            Err(refused) => return refused,
         };
         if complete {
+            // Before the insertion: it only drops held chunks after `index`, all behind `at`.
             self.set_last(index);
         }
-        self.pending.insert(at, (index, make(), complete));
-        Admit::Held
+        match at {
+            None => {
+                self.next += 1;
+                Admit::Apply
+            }
+            Some(at) => {
+                self.pending.insert(at, (index, make(), complete));
+                Admit::Held
+            }
+        }
     }
 
     /// Whether chunk `index` would be applied or held (not refused as a duplicate or as
     /// coming after the final chunk): only such a chunk may set the stream's metadata.
     pub(crate) fn accepts(&self, index: u64, complete: bool) -> bool {
+        self.verdict(index, complete).is_ok()
+    }
+
+    /// What [`Sequencer::push`] does with chunk `index`, without doing it: `Ok(None)` apply it
+    /// now, `Ok(Some(at))` hold it at position `at`, `Err` refuse it as a duplicate or as
+    /// coming after the final chunk.
+    fn verdict(&self, index: u64, complete: bool) -> Result<Option<usize>, Admit> {
         if let Some(last) = self.last {
             if index > last || (complete && index != last) {
-                return false;
+                return Err(Admit::AfterComplete);
             }
         }
-        index == self.next
-            || (index > self.next && self.pending.binary_search_by_key(&index, |p| p.0).is_err())
+        if index < self.next {
+            return Err(Admit::Duplicate);
+        }
+        if index == self.next {
+            return Ok(None);
+        }
+        match self.pending.binary_search_by_key(&index, |p| p.0) {
+            Ok(_) => Err(Admit::Duplicate),
+            Err(at) => Ok(Some(at)),
+        }
     }
 
     /// Marks `index` as the final chunk. Chunks held with a higher index came after the end:
