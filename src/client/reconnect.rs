@@ -57,7 +57,8 @@ pub enum ResponseVerdict {
     Open,
     /// 204 No Content: the server says stop (no reconnect).
     Stop,
-    /// Try again later (408, 429, 5xx); `retry_after_ms` from `Retry-After` when given.
+    /// Try again later (408, 429, and 5xx but the permanent ones: 501, 505, 506, 508, 510);
+    /// `retry_after_ms` from `Retry-After` when given.
     Retry {
         /// Why, for the connection state.
         reason: String,
@@ -99,6 +100,13 @@ pub fn classify_response(
                 }
             }
         }
+        // A 5xx that says the request itself can never work (Not Implemented, HTTP Version Not
+        // Supported, Variant Also Negotiates, Loop Detected, Not Extended) fails at once: a
+        // retry would get the same answer forever.
+        501 | 505 | 506 | 508 | 510 => ResponseVerdict::Fail {
+            code: "http-error",
+            message: format!("HTTP {status}: the server cannot serve this stream request"),
+        },
         408 | 429 | 500..=599 => ResponseVerdict::Retry {
             reason: format!("HTTP {status}"),
             retry_after_ms,
@@ -247,6 +255,25 @@ mod tests {
             classify_response(408, None, None, 0.0),
             Retry { .. }
         ));
+        // Transient server errors (also a CDN's 52x) are retried; the permanent ones are not.
+        for status in [500, 502, 504, 507, 511, 520, 524, 599] {
+            assert!(
+                matches!(classify_response(status, None, None, 0.0), Retry { .. }),
+                "{status}"
+            );
+        }
+        for status in [501, 505, 506, 508, 510] {
+            assert!(
+                matches!(
+                    classify_response(status, None, Some("1"), 0.0),
+                    Fail {
+                        code: "http-error",
+                        ..
+                    }
+                ),
+                "{status}"
+            );
+        }
     }
 
     #[test]
