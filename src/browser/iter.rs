@@ -24,6 +24,21 @@ pub struct IterState {
     signal: Option<(web_sys::AbortSignal, Closure<dyn FnMut()>)>,
 }
 
+/// An iterator dropped without `return()` (its `EventStream` freed, or garbage-collected): its
+/// handler closure goes with it, so take it off the store first (a dropped closure throws when
+/// the store calls it), and off the abort signal.
+impl Drop for IterState {
+    fn drop(&mut self) {
+        if let Some(u) = self.unsubscribe.take() {
+            let _ = u.call0(&JsValue::NULL);
+        }
+        if let Some((signal, cb)) = self.signal.take() {
+            let _ =
+                signal.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+        }
+    }
+}
+
 fn result(value: &JsValue, done: bool) -> JsValue {
     let o = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&o, &JsValue::from_str("value"), value);

@@ -426,8 +426,11 @@ impl AgentStore {
             }
         }
         if !listeners.is_empty() {
-            let snap = self.get_snapshot()?;
             for f in listeners {
+                // Read for each listener: an earlier one may have changed the state (a feed from
+                // inside a listener), and every listener must end with the latest snapshot.
+                // Unchanged, it is the same object.
+                let snap = self.get_snapshot()?;
                 if let Err(e) = f.call1(&JsValue::NULL, &snap) {
                     first_err.get_or_insert(e);
                 }
@@ -822,8 +825,14 @@ impl AgentStore {
             id
         };
         let unsubscribe = unsubscribe_fn(&self.inner, id, true);
-        let snap = self.get_snapshot()?;
-        listener.call1(&JsValue::NULL, &snap)?;
+        // The caller gets no unsubscribe function when this throws: do not keep the listener.
+        if let Err(e) = self
+            .get_snapshot()
+            .and_then(|snap| listener.call1(&JsValue::NULL, &snap))
+        {
+            let _ = unsubscribe.call0(&JsValue::NULL);
+            return Err(e);
+        }
         Ok(unsubscribe)
     }
 

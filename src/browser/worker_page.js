@@ -213,7 +213,8 @@ export class AwRemote {
     if (this.closed) throw awError("closed", "this WorkerClient was closed");
     const id = this.nextId++;
     this.listeners.set(id, listener);
-    listener(this.getSnapshot());
+    // The caller gets no unsubscribe function when the first call throws: keep no listener.
+    try { listener(this.getSnapshot()); } catch (e) { this.listeners.delete(id); throw e; }
     return () => { this.listeners.delete(id); };
   }
 

@@ -528,6 +528,7 @@ impl Store {
             return;
         };
         let list = &mut slot.view.artifacts;
+        let len_before = list.len();
         let mut over = false;
         if ids.len() <= 4 {
             for &id in ids {
@@ -551,6 +552,10 @@ impl Store {
                     list.push(id.to_owned());
                 }
             }
+        }
+        if list.len() != len_before {
+            // The task's object shows the list: a new revision.
+            self.touch(t);
         }
         if over {
             self.limit_once(
@@ -710,10 +715,22 @@ impl Store {
             kind,
         );
         // Keep offsets aligned with indices for the skipped ones.
-        if let Some(slot) = self.tasks.get_mut(t) {
-            record_offsets(slot, to.saturating_sub(from).saturating_add(1));
-        }
+        let len_before = match self.tasks.get_mut(t) {
+            Some(slot) => {
+                record_offsets(slot, to.saturating_sub(from).saturating_add(1));
+                slot.view.content.len()
+            }
+            None => return true,
+        };
         self.drain_content(t, meta);
+        if self
+            .tasks
+            .get(t)
+            .is_some_and(|s| s.view.content.len() != len_before)
+        {
+            // Held deltas were released (also at the end of the stream, outside any event).
+            self.touch(t);
+        }
         true
     }
 

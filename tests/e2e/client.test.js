@@ -450,6 +450,240 @@ export const tests = {
     eq(sent[1].body.value, "the second", "free-text answer");
     client.close();
   },
+
+  // ---- the store seen from JavaScript: object freshness, listeners, iterators, splits ----
+  async handlers_that_unsubscribe_or_close_mid_batch_stop_delivery(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const text = ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }) +
+      ev({ kind: "task-status", contextId: "c", taskId: "t", status: "working", timestamp: T }) +
+      ev({ kind: "task-status", contextId: "c", taskId: "t", status: "waiting-input", timestamp: T });
+    // A handler removing a later handler and itself mid-batch.
+    const store = new aw.AgentStore();
+    const seen = [];
+    let offB;
+    const offA = store.on("*", (e) => { seen.push("A:" + e.kind); offB(); offA(); });
+    offB = store.on("*", (e) => seen.push("B:" + e.kind));
+    const offC = store.on("task-status", (e) => { seen.push("C:" + e.status); if (e.status === "working") store.close(); });
+    let err; try { store.feedText(text); } catch (e) { err = e; }
+    eq(seen, ["A:task-created", "C:working"], "delivery after unsubscribe/close mid-batch");
+    eq(store.listenerCount, 0, "no listeners after close");
+    // Abort while a next() waits.
+    const client = new aw.AgentClient({ transport: "manual" });
+    const ac = new AbortController();
+    const it = client.events({ signal: ac.signal });
+    const p = it.next();
+    ac.abort();
+    const r = await Promise.race([p, sleep(500).then(() => "hang")]);
+    assert(r !== "hang" && r.done === true, "abort ends a waiting next()");
+    eq(client.listenerCount, 0, "iterator unsubscribed on abort");
+    // break in for await
+    const it2 = client.events();
+    setTimeout(() => client.store.feedText(text), 0);
+    const kinds = [];
+    for await (const e of it2) { kinds.push(e.kind); if (kinds.length === 2) break; }
+    eq(client.listenerCount, 0, "break unsubscribes");
+    eq(kinds, ["task-created", "task-status"], "kinds");
+    return `err ${err && err.code}`;
+  },
+
+  async batch_frame_calls_once_with_the_latest_version(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const store = new aw.AgentStore({ batch: "frame" });
+    const got = [];
+    store.subscribe((s) => got.push(s.version));
+    store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    store.feedText(ev({ kind: "task-status", contextId: "c", taskId: "t", status: "working", timestamp: T }));
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    await sleep(50);
+    eq(got.length, 2, `initial + one frame: ${got}`);
+    eq(got[1], store.version, "latest version");
+    return "ok";
+  },
+  async task_objects_list_a_new_artifact(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const store = new aw.AgentStore();
+    store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    store.getSnapshot(); // the app renders: the task's object is cached
+    store.feedText(ev({ kind: "file-write", contextId: "c", taskId: "t", artifactId: "a1", data: "hi", index: 0, complete: true, timestamp: T, name: "a.txt" }));
+    const snap = store.getSnapshot();
+    const truth = JSON.parse(store.stateJson()).tasks[0].artifacts;
+    eq(snap.tasks[0].artifacts, truth, "snapshot task.artifacts vs stateJson");
+    eq(store.task("t").artifacts, truth, "store.task(t).artifacts vs stateJson");
+    return "ok";
+  },
+
+  async task_objects_show_text_released_by_finish(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const store = new aw.AgentStore();
+    store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    store.feedText(ev({ kind: "content-delta", contextId: "c", taskId: "t", delta: "first ", index: 0, timestamp: T }));
+    store.feedText(ev({ kind: "content-delta", contextId: "c", taskId: "t", delta: "third", index: 2, timestamp: T }));
+    const before = store.getSnapshot();
+    eq(before.tasks[0].content, "first ", "held delta not shown yet");
+    store.finish(); // gives the gap up: "first third"
+    const snap = store.getSnapshot();
+    assert(snap !== before, "finish() changed the state (a chunk-gap diagnostic): new snapshot");
+    eq(JSON.parse(store.stateJson()).tasks[0].content, "first third", "stateJson");
+    eq(snap.tasks[0].content, "first third", "snapshot task content after finish()");
+    return "ok";
+  },
+
+  async subscribe_whose_first_call_throws_keeps_no_listener(aw) {
+    const store = new aw.AgentStore();
+    let calls = 0;
+    let threw = false;
+    try {
+      store.subscribe(() => { calls++; if (calls === 1) throw new Error("render failed"); });
+    } catch { threw = true; }
+    assert(threw, "subscribe rethrew the listener's error");
+    // The caller never got an unsubscribe function: the listener must not stay registered.
+    eq(store.listenerCount, 0, "listenerCount after a subscribe that threw");
+    store.feedText('event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n');
+    eq(calls, 1, "listener calls after a later change");
+    return "ok";
+  },
+
+  async every_listener_ends_with_the_latest_snapshot_when_one_feeds(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const store = new aw.AgentStore();
+    let fed = false;
+    store.subscribe(() => {
+      // e.g. a listener that reacts to a state by pushing a local event
+      if (!fed && store.getSnapshot().tasks.length === 1) {
+        fed = true;
+        store.feedText(ev({ kind: "task-status", contextId: "c", taskId: "t", status: "working", timestamp: T }));
+      }
+    });
+    let last;
+    store.subscribe((s) => { last = s; });
+    store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    eq(last.version, store.getSnapshot().version, "version of the last snapshot the second listener got");
+    return "ok";
+  },
+
+  async a_collected_event_iterator_unsubscribes(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const client = new aw.AgentClient({ transport: "manual" });
+    (() => { client.events(); })(); // created and dropped without next()/return()
+    for (let i = 0; i < 5 && client.listenerCount > 0; i++) {
+      globalThis.gc?.();
+      await sleep(50);
+    }
+    let err;
+    try {
+      client.store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    } catch (e) { err = e; }
+    assert(err === undefined, `feed threw after the iterator was collected: ${err}`);
+    return `listenerCount ${client.listenerCount}`;
+  },
+
+  async a_freed_event_iterator_unsubscribes(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const client = new aw.AgentClient({ transport: "manual" });
+    const it = client.events();
+    it.free();
+    let err;
+    try {
+      client.store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    } catch (e) { err = e; }
+    assert(err === undefined, `feed threw after the iterator was freed: ${err}`);
+    return `listenerCount ${client.listenerCount}`;
+  },
+
+  async a_freed_store_throws_a_js_error(aw) {
+    const store = new aw.AgentStore();
+    store.free();
+    let err;
+    try { store.getSnapshot(); } catch (e) { err = e; }
+    assert(err instanceof Error, `freed store: ${err}`);
+    const other = new aw.AgentStore();
+    other.feedText("data: x\n\n");
+    // free from inside a handler
+    const s2 = new aw.AgentStore();
+    s2.on("*", () => s2.free());
+    let e2;
+    try { s2.feedText('event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n'); } catch (e) { e2 = e; }
+    const s3 = new aw.AgentStore();
+    s3.feedText('event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n');
+    eq(s3.getSnapshot().tasks.length, 1, "module still works");
+    return `freed: ${err.message}; free in handler: ${e2 && e2.message}`;
+  },
+
+  async feed_split_at_every_byte_gives_the_same_state(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const text = `event: task-created\r\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"${T}"}\r\n\r\n` +
+      `event: content-delta\rdata: {"kind":"content-delta","contextId":"c","taskId":"t","delta":"Hé🙂€ ✓","index":0,"timestamp":"${T}"}\r\r` +
+      `event: content-delta\ndata: {"kind":"content-delta","contextId":"c","taskId":"t","delta":"ü𝄞","index":1,"timestamp":"${T}"}\n\n`;
+    const bytes = new TextEncoder().encode(text);
+    const ref = new aw.AgentStore();
+    ref.feed(bytes);
+    const want = ref.getSnapshot().tasks[0].content;
+    eq(want, "Hé🙂€ ✓ü𝄞", "whole");
+    for (let i = 0; i <= bytes.length; i++) {
+      for (const j of [i, Math.min(bytes.length, i + 1), Math.min(bytes.length, i + 3)]) {
+        const s = new aw.AgentStore();
+        const deltas = [];
+        s.on("content-delta", (e) => deltas.push(e.delta));
+        s.feed(bytes.subarray(0, i)); s.feed(bytes.subarray(i, j)); s.feed(bytes.subarray(j));
+        const got = s.getSnapshot().tasks[0]?.content;
+        if (got !== want || deltas.join("") !== want) throw new Error(`split ${i},${j}: ${got} / ${deltas.join("")}`);
+        s.free();
+      }
+    }
+    return `${bytes.length} bytes`;
+  },
+
+  async snapshot_identity_changes_exactly_when_the_state_does(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const store = new aw.AgentStore();
+    const s0 = store.getSnapshot();
+    assert(store.getSnapshot() === s0, "same");
+    store.feedText("data: {bad json\n\n"); // diagnostic only
+    const s1 = store.getSnapshot();
+    assert(s1 !== s0 && s1.diagnostics.length === 1, "diagnostic gives a new snapshot");
+    store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
+    store.feedText(ev({ kind: "input-required", contextId: "c", taskId: "t", inputId: "i1", prompt: "ok?", inputType: "confirmation", requireUser: true, timestamp: T, metadata: { timeout: 1 } }));
+    const s2 = store.getSnapshot();
+    assert(s2.pendingInputs.length === 1, `pending input ${JSON.stringify(s2.pendingInputs)} ${JSON.stringify(s2.diagnostics)}`);
+    store.advanceClock(Date.parse(T) + 500);
+    assert(store.getSnapshot() === s2, "nothing expired yet: same");
+    store.advanceClock(Date.parse(T) + 5000);
+    const s3 = store.getSnapshot();
+    assert(s3 !== s2, "expiry: new snapshot");
+    eq(s3.pendingInputs.length, 0, "expired input not pending");
+    eq(s3.tasks[0].inputs[0].state, "expired", "task object shows expiry");
+    store.feedText(": comment only\n\n");
+    assert(store.getSnapshot() === s3, "comment: same");
+    return "ok";
+  },
+
+  async event_iterator_overflow_rejects_then_ends(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const client = new aw.AgentClient({ transport: "manual" });
+    const it = client.events({ maxBuffered: 2 });
+    for (let i = 0; i < 4; i++) client.store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t" + i, initiator: "user", timestamp: T }));
+    let err;
+    try { await it.next(); } catch (e) { err = e; }
+    eq(err && err.code, "overflow", "overflow error");
+    const after = await it.next();
+    eq(after.done, true, "done after the error");
+    // A waiting next() settles on close.
+    const it2 = client.events();
+    const p = it2.next();
+    client.close();
+    const r = await Promise.race([p, sleep(500).then(() => "hang")]);
+    assert(r !== "hang" && r.done, "waiting next() resolves done on close");
+    return "ok";
+  },
 };
 
 // Shared with the hostile-server and soak suites (hostile.test.js, soak.test.js).

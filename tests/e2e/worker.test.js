@@ -194,6 +194,22 @@ export const tests = {
     return `${got.tool.length} tool, ${got.input.length} input, ${got.internal.length} internal events`;
   },
 
+  async worker_subscribe_whose_first_call_throws_keeps_no_listener(aw) {
+    const client = new aw.WorkerClient({ transport: "manual" });
+    let calls = 0;
+    let err = null;
+    try {
+      client.subscribe(() => { calls++; if (calls === 1) throw new Error("render failed"); });
+    } catch (e) { err = e; }
+    eq(err && err.message, "render failed", "subscribe rethrew the listener's error");
+    eq(client.listenerCount, 0, "no listener kept (the caller has no unsubscribe function)");
+    client.feed(new TextEncoder().encode(`event: task-created\ndata: ${JSON.stringify(lines[0])}\n\n`));
+    await client.finish();
+    eq(client.getSnapshot().tasks.length, 1, "the state changed");
+    eq(calls, 1, "the listener was not called again");
+    client.close();
+  },
+
   async worker_answers_errors_and_close(aw) {
     const client = new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=3&speed=0" });
     let asked = null;
