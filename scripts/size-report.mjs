@@ -23,12 +23,15 @@
 // 2,907 B (chunks after the final one, chunk-0 metadata, version bumps, requests of ended
 // tasks, replayed thoughts; myagent ids per turn and per session, a2a follow-up questions, acp
 // retries, bounded decoder tables; then validation, filter, redaction, client and SSE-id fixes,
-// and a final clean-up of shared helpers: 206,846 B). Set SIZE_BUDGET_GZIP=81920 to enforce
-// the target.
+// and a final clean-up of shared helpers: 206,846 B); raised to 208,773 B (207,749 B, plus 1 KB)
+// after a review of the browser glue cost 903 B (task objects' revisions, iterators that
+// unsubscribe when dropped, idle timeout before the response headers, EventSource reconnects
+// bounded by maxAttempts, Worker-mode calls that settle, filters checked on the page, auth and
+// cancel refused after close). Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 207725);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 208773);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

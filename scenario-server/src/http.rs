@@ -159,6 +159,20 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
     let post = method == Method::POST;
     match seg.as_slice() {
         ["api", "health"] if get => ok(),
+        // Test aid: answers 204 only after `ms` milliseconds (a server that accepted the
+        // connection but sends no response headers yet).
+        ["api", "stall"] if get => {
+            let q = Query::parse(req.uri().query());
+            let ms = q
+                .get("ms")
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(1000)
+                .min(60_000);
+            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            let mut r = Response::new(full(Bytes::new()));
+            *r.status_mut() = StatusCode::NO_CONTENT;
+            r
+        }
         ["api", "scenarios"] if get => {
             json_response(StatusCode::OK, &crate::scenarios::list_json())
         }

@@ -118,7 +118,11 @@ export interface AgentClientOptions extends AgentStoreOptions {
     resume?: string | ((info: { lastEventId: string; headers?: Headers }) => string);
     /** Backoff (jitter is the random share taken off each delay), or `false` to never reconnect. */
     reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number; jitter?: number };
-    /** Reconnect when no byte (comments/heartbeats, WebSocket frames count) arrived for this long; 0 = off. Default 45000. */
+    /**
+     * Reconnect when no byte (comments/heartbeats, WebSocket frames count) arrived for this long; 0 = off. Default 45000.
+     * fetch and WebSocket only: `EventSource` hides comments and cannot be made to resume, so a stalled
+     * EventSource stream stays `open` (use the fetch transport to detect a silent server).
+     */
     idleTimeoutMs?: number;
     /** WebSocket subprotocols. */
     protocols?: string[];
@@ -931,6 +935,15 @@ impl ClientInner {
         ))
     }
 
+    /// `Err` once the module is poisoned or this client was closed (nothing is sent then).
+    fn alive(&self) -> Result<(), JsValue> {
+        check_alive()?;
+        if self.closed.get() {
+            return Err(js_error("closed", "this AgentClient was closed"));
+        }
+        Ok(())
+    }
+
     fn mark_sent(&self, id: &str) -> bool {
         let mut sent = self.answers.sent.borrow_mut();
         if sent.iter().any(|s| s == id) {
@@ -1465,6 +1478,9 @@ impl AgentClient {
         details: JsValue,
     ) -> js_sys::Promise {
         let inner = &self.inner;
+        if let Err(e) = inner.alive() {
+            return rejected(e);
+        }
         let found = inner.shared.store.with_session(|s| {
             s.store()
                 .auth(auth_id)
@@ -1481,12 +1497,26 @@ impl AgentClient {
             }
             Ok(Some(f)) => f,
         };
-        if state != RequestState::Open {
-            return rejected(error_with(
-                "already-answered",
-                "this auth request is not open",
-                &[],
-            ));
+        let id_js = [("authId", JsValue::from_str(auth_id))];
+        match state {
+            RequestState::Open => {}
+            RequestState::Answered => {
+                return rejected(error_with(
+                    "already-answered",
+                    &format!(
+                        "auth {} was already completed",
+                        crate::json::Quoted(auth_id)
+                    ),
+                    &id_js,
+                ))
+            }
+            RequestState::Expired => {
+                return rejected(error_with(
+                    "expired",
+                    &format!("auth {} expired", crate::json::Quoted(auth_id)),
+                    &id_js,
+                ))
+            }
         }
         let mut body = String::from("{");
         let mut first = true;
@@ -1530,6 +1560,9 @@ impl AgentClient {
     /// Asks the agent to cancel task `taskId` (the task ends when the server says `canceled`).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn cancel(&self, task_id: &str) -> js_sys::Promise {
+        if let Err(e) = self.inner.alive() {
+            return rejected(e);
+        }
         let found = self
             .inner
             .shared

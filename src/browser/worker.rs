@@ -96,6 +96,18 @@ pub struct WorkerClient {
     remote: AwRemote,
 }
 
+/// Checks a filter here, as `AgentClient` does, so a bad one throws `invalid-argument` to the
+/// caller (in the Worker it could only be reported, long after the call returned).
+fn check_filter(filter: &JsValue) -> Result<(), JsValue> {
+    if filter.is_undefined() || filter.is_null() {
+        return Ok(());
+    }
+    let text = super::convert::to_json(filter)?;
+    crate::filter::EventFilter::from_json(&text)
+        .map(|_| ())
+        .map_err(|e| js_error("invalid-argument", &e))
+}
+
 fn args(items: &[&JsValue]) -> js_sys::Array {
     items.iter().copied().collect()
 }
@@ -174,12 +186,16 @@ impl WorkerClient {
         #[wasm_bindgen(unchecked_param_type = "(event: AgentEvent) => void")]
         handler: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
+        check_filter(&filter)?;
         self.remote.subscribe_events(&filter, &handler)
     }
 
     /// `events(options)` (typed in `interface WorkerClient` above).
     #[wasm_bindgen(skip_typescript)]
     pub fn events(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        if options.is_object() {
+            check_filter(&js_sys::Reflect::get(&options, &"filter".into())?)?;
+        }
         self.remote.events(&options)
     }
 

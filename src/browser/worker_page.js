@@ -85,7 +85,12 @@ export class AwRemote {
     w.onmessage = (e) => this.receive(e.data);
     w.onerror = (e) => {
       if (e && typeof e.preventDefault === "function") e.preventDefault();
-      this.fail(awError("internal", `the agentwire Worker failed: ${(e && e.message) || "it could not be loaded"}`));
+      const err = awError("internal", `the agentwire Worker failed: ${(e && e.message) || "it could not be loaded"}`);
+      // Before `ready` the Worker did not load: nothing will ever answer. After it, this is an
+      // exception the Worker reported (reportError) while it goes on working: report it, as
+      // the main-thread client does, without failing a live connection.
+      if (this.queue) this.fail(err);
+      else report(err);
     };
     const signal = o.signal;
     if (signal) {
@@ -121,6 +126,8 @@ export class AwRemote {
           if (m.ok) c.resolve(undefined);
           else c.reject(revive(m.e));
         }
+        // Closed: the Worker ends once every call made before close() was answered.
+        if (this.closed && this.calls.size === 0 && this.end) this.end();
         break;
       }
       case "fail":
@@ -184,6 +191,8 @@ export class AwRemote {
 
   fail(e) {
     if (this.closed) return;
+    // The Worker is gone: later calls are refused at once instead of waiting for it.
+    this.dead = e;
     for (const c of this.calls.values()) c.reject(e);
     this.calls.clear();
     if (this.conn.state !== "closed" && this.conn.state !== "failed") {
@@ -300,6 +309,7 @@ export class AwRemote {
 
   call(m, args) {
     if (this.closed) return Promise.reject(awError("closed", "this WorkerClient was closed"));
+    if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.calls.set(id, { resolve, reject });
@@ -351,8 +361,18 @@ export class AwRemote {
       this.setConn({ state: "closed", reason: "the client was closed", attempt: this.conn.attempt });
     }
     this.connListeners.clear();
-    const end = () => w.terminate();
-    done.then(end, end);
-    setTimeout(end, 5000); // a Worker that does not answer is terminated anyway
+    // The Worker ends once every pending call (answers sent before close(), the close itself)
+    // settled, or after 5 s; calls still unanswered then are rejected, never left pending.
+    let timer;
+    this.end = () => {
+      this.end = null;
+      clearTimeout(timer);
+      w.terminate();
+      const e = awError("closed", "this WorkerClient was closed before the Worker answered");
+      for (const c of this.calls.values()) c.reject(e);
+      this.calls.clear();
+    };
+    timer = setTimeout(() => { if (this.end) this.end(); }, 5000);
+    done.catch(() => { if (this.end) this.end(); }); // refused at once (a Worker that failed)
   }
 }

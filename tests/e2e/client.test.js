@@ -451,6 +451,66 @@ export const tests = {
     client.close();
   },
 
+  // ---- the connection and the answers: idle servers, EventSource reconnects, close, expiry ----
+  async idle_timeout_covers_a_server_that_sends_no_headers(aw) {
+    // The server accepts the request and holds its response headers back for 4 s.
+    const client = new aw.AgentClient({ url: "/api/stall?ms=4000", idleTimeoutMs: 400, reconnect: { ...FAST, maxAttempts: 0 } });
+    const states = recordStates(client);
+    await until(() => ended(client), "the idle timeout", 1500);
+    const c = client.connection;
+    client.close();
+    eq([c.state, c.code], ["failed", "gave-up"], `after the idle timeout (${c.reason}); states ${states.join(" → ")}`);
+    assert(/idle timeout/.test(c.reason), `the reason names the idle timeout: ${c.reason}`);
+  },
+
+  async eventsource_honours_reconnect_false_and_max_attempts(aw) {
+    const client = new aw.AgentClient({
+      url: "/api/stream?scenario=quick&seed=9&speed=0&run=es-norec&faults=dropEvery=3",
+      transport: "eventsource", reconnect: false,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "end", 8000).catch(() => {});
+    await sleep(500);
+    const info = await runInfo("es-norec");
+    const seen = states.slice();
+    client.close();
+    const detail = `connections=${info.connections} states=${seen.join(",")}`;
+    eq([info.connections, seen.at(-1)], [1, "failed:gave-up"], detail);
+    return detail;
+  },
+
+  async complete_auth_and_cancel_after_close_are_refused(aw) {
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=31&speed=0&run=close-auth" });
+    let asked = null;
+    client.on("input-required", (e) => { if (e.requireUser) asked = e; });
+    await until(() => asked, "the approval request");
+    await client.approve(asked.inputId);
+    await until(() => client.pendingAuths().length > 0, "the auth request");
+    const auth = client.pendingAuths()[0];
+    const root = client.getSnapshot().roots[0];
+    client.close();
+    const e1 = await client.completeAuth(auth.id, { code: "x" }).then(() => "resolved (the answer was sent after close)", (e) => e.code);
+    const e2 = await client.cancel(root.id).then(() => "resolved (the cancel was sent after close)", (e) => e.code);
+    const info = await runInfo("close-auth");
+    eq([e1, e2], ["closed", "closed"], `after close (server: ${JSON.stringify(info.openRequests)})`);
+  },
+
+  async complete_auth_on_an_expired_request_says_expired(aw) {
+    const sent = [];
+    const client = new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r); } });
+    const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
+    client.store.pushEvent(ev("task-created", { initiator: "user" }));
+    client.store.pushEvent(ev("auth-required", { authId: "a1", authType: "oauth2", prompt: "p", authUrl: "https://x.test/", metadata: { expiresIn: 1 } }));
+    client.store.pushEvent(ev("input-required", { inputId: "i1", requireUser: true, inputType: "confirmation", prompt: "p", metadata: { timeout: 1 } }));
+    client.store.pushEvent(ev("internal:checkpoint", { iteration: 1, timestamp: "2025-11-06T10:30:05Z" }));
+    const snap = client.getSnapshot();
+    eq([snap.tasks[0].auths[0].state, snap.tasks[0].inputs[0].state], ["expired", "expired"], "both expired");
+    const ei = await client.answer("i1", "x").then(() => "resolved", (e) => e.code);
+    const ea = await client.completeAuth("a1", {}).then(() => "resolved", (e) => [e.code, e.authId]);
+    client.close();
+    eq({ input: ei, auth: ea, sent: sent.length }, { input: "expired", auth: ["expired", "a1"], sent: 0 }, "expired answers");
+  },
+
   // ---- the store seen from JavaScript: object freshness, listeners, iterators, splits ----
   async handlers_that_unsubscribe_or_close_mid_batch_stop_delivery(aw) {
     const T = "2025-11-06T10:30:00Z";

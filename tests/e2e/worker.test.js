@@ -252,4 +252,47 @@ export const tests = {
     client.close();
     await sleep(0);
   },
+  async worker_bad_filter_throws_like_the_main_thread_and_leaves_the_connection_alone(aw) {
+    const ref = new aw.AgentClient({ transport: "manual" });
+    let mainErr = null;
+    try { ref.events({ filter: { kinds: 5 } }); } catch (e) { mainErr = e; }
+    ref.close();
+    const client = new aw.WorkerClient({ url: "/api/stream?scenario=quick&seed=4&speed=0" });
+    const states = recordStates(client);
+    const errs = [];
+    for (const f of [() => client.events({ filter: { kinds: 5 } }), () => client.subscribeEvents({ kinds: 5 }, () => {})]) {
+      try { f(); errs.push(null); } catch (e) { errs.push(e.code); }
+    }
+    await until(() => ended(client), "end");
+    const detail = `main: ${mainErr && mainErr.code}; worker: ${errs}; states=${states.join(",")}`;
+    client.close();
+    eq(errs, [mainErr.code, mainErr.code], detail);
+    eq(states.filter((x, i) => x !== states[i - 1]), ["connecting", "open", "closed"], detail);
+    return detail;
+  },
+
+  async worker_that_failed_to_load_refuses_later_calls(aw) {
+    const client = new aw.WorkerClient({ transport: "manual", worker: "/no-such-worker.js" });
+    await until(() => client.connection.state === "failed", "failed", 5000);
+    const settle = (p, ms) => Promise.race([p.then(() => "resolved", (e) => `rejected:${e.code}`), sleep(ms).then(() => "pending")]);
+    const r = [await settle(client.flush(), 2000), await settle(client.approve("x"), 500)];
+    client.close();
+    eq(r, ["rejected:internal", "rejected:internal"], `conn ${client.connection.code}`);
+  },
+
+  async worker_close_settles_calls_in_flight_like_the_main_thread(aw) {
+    const url = "/api/stream?scenario=main&seed=3&speed=0";
+    const run = async (client) => {
+      let asked = null;
+      client.on("input-required", (e) => { if (e.requireUser) asked = e; });
+      await until(() => asked && client.pendingInputs().some((i) => i.id === asked.inputId), "approval");
+      const p = client.approve(asked.inputId);
+      client.close();
+      return Promise.race([p.then(() => "resolved", (e) => `rejected:${e.code}`), sleep(7000).then(() => "pending")]);
+    };
+    const [m, w] = await Promise.all([run(new aw.AgentClient({ url })), run(new aw.WorkerClient({ url }))]);
+    eq(w, m, "the answer sent before close() settles the same way");
+    return `main: ${m}; worker: ${w}`;
+  },
+
 };

@@ -1,6 +1,8 @@
 //! The browser's `EventSource` as a transport (GET; `withCredentials`).
 //!
-//! The browser parses the stream and reconnects by itself (sending `Last-Event-ID`); each
+//! The browser parses the stream and reconnects by itself (sending `Last-Event-ID`, at its own
+//! pace), at most `reconnect.maxAttempts` times in a row without a message (`reconnect: false`:
+//! never), then the state is `failed` with code `gave-up`; each
 //! message is re-framed as SSE and fed to the store with its id, so replayed events are
 //! recognised. `EventSource` hides HTTP statuses: when it gives up (an HTTP error or a wrong
 //! content type) the state becomes `failed` with code `connect-failed`. When the stream ends
@@ -9,6 +11,7 @@
 
 use super::{Shared, CLOSED, FAILED, OPEN, RECONNECTING};
 use crate::events::KINDS;
+use std::cell::Cell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -88,14 +91,19 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
             .chain(std::iter::once("message".to_owned())),
     );
     let weak: Weak<Shared> = Rc::downgrade(sh);
+    // The browser reconnects by itself; `reconnect.maxAttempts` (0 for `reconnect: false`)
+    // still bounds it: (attempts since the last delivered message, a message arrived).
+    let tries = Rc::new((Cell::new(0u32), Cell::new(false)));
     for name in names {
         let w = weak.clone();
+        let t = tries.clone();
         let event_type = name.clone();
         let cb: Listener = Closure::new(move |e: web_sys::Event| {
             let Some(sh) = w.upgrade() else { return };
             let Some(m) = e.dyn_ref::<web_sys::MessageEvent>() else {
                 return;
             };
+            t.1.set(true);
             let data = m.data().as_string().unwrap_or_default();
             let framed = reframe(&event_type, &m.last_event_id(), &data);
             let _ = sh.feed(framed.as_bytes());
@@ -133,9 +141,27 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
                 sh.shutdown(CLOSED, "the run finished", None);
             } else {
                 let _ = sh.store.reset_stream();
+                let (attempts, delivered) = &*tries;
+                let n = if delivered.replace(false) {
+                    1
+                } else {
+                    attempts.get() + 1
+                };
+                attempts.set(n);
+                if n > sh.opts.policy.max_attempts {
+                    sh.shutdown(
+                        FAILED,
+                        &format!("connection lost; gave up after {} attempts", n - 1),
+                        Some("gave-up"),
+                    );
+                    return;
+                }
+                if let Ok(mut c) = sh.conn.try_borrow_mut() {
+                    c.attempt = n;
+                }
                 sh.set_state(
                     RECONNECTING,
-                    "connection lost; the browser reconnects",
+                    &format!("connection lost; the browser reconnects (attempt {n})"),
                     None,
                 );
             }

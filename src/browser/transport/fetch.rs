@@ -426,11 +426,25 @@ async fn attempt_once(
     rpc_stream: bool,
     call: &mut Option<Call>,
 ) -> Outcome {
+    // Idle detection covers the whole attempt, the wait for the response headers included (a
+    // server that accepts the connection and never answers): one interval per attempt,
+    // dropped (cleared) when the attempt ends.
+    let _idle = idle_watch(sh);
     let resp = match JsFuture::from(fetch_request(req)).await {
         Ok(r) => r,
         Err(e) => {
             if sh.ended() {
                 return Outcome::Closed;
+            }
+            if sh.conn.borrow().idle_fired {
+                return Outcome::Retry {
+                    reason: format!(
+                        "no response for {} ms (idle timeout)",
+                        crate::json::Num(sh.opts.idle_timeout_ms)
+                    ),
+                    retry_after_ms: None,
+                    delivered: false,
+                };
             }
             return Outcome::Retry {
                 reason: format!("network error: {}", js_message(&e)),
@@ -522,23 +536,15 @@ async fn attempt_once(
     }
 }
 
-async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
-    let Some(body) = resp.body() else {
-        return Outcome::Retry {
-            reason: "the response has no body".into(),
-            retry_after_ms: None,
-            delivered: false,
-        };
-    };
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+/// Aborts the attempt's request when no byte arrived for `idleTimeoutMs` (`None` when off).
+fn idle_watch(sh: &Rc<Shared>) -> Option<Interval> {
     let idle_ms = sh.opts.idle_timeout_ms;
     {
         let mut c = sh.conn.borrow_mut();
         c.last_bytes_ms = monotonic_ms();
         c.idle_fired = false;
     }
-    // Idle detection: one interval per attempt, dropped (cleared) when the attempt ends.
-    let _idle = (idle_ms > 0.0).then(|| {
+    (idle_ms > 0.0).then(|| {
         let weak = Rc::downgrade(sh);
         Interval::new((idle_ms / 4.0).max(50.0), move || {
             let Some(sh) = weak.upgrade() else { return };
@@ -552,7 +558,23 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
                 }
             }
         })
-    });
+    })
+}
+
+async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
+    let Some(body) = resp.body() else {
+        return Outcome::Retry {
+            reason: "the response has no body".into(),
+            retry_after_ms: None,
+            delivered: false,
+        };
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let idle_ms = sh.opts.idle_timeout_ms;
+    // The headers are bytes too: the idle clock restarts with them.
+    if let Ok(mut c) = sh.conn.try_borrow_mut() {
+        c.last_bytes_ms = monotonic_ms();
+    }
     let mut buf: Vec<u8> = Vec::new();
     let mut delivered = false;
     // When this loop last let the browser run: reads of data already queued resolve as
