@@ -55,6 +55,13 @@ pub fn kind_matches(pattern: &str, kind: &str) -> bool {
     }
 }
 
+/// `true` when the pattern `"unknown"` names `ev`: an event of a kind this version does not
+/// know (its own kind is matched by the other patterns), internal ones excepted.
+pub fn names_unknown(pattern: &str, ev: &AgentEvent<'_>) -> bool {
+    pattern == "unknown"
+        && matches!(ev, AgentEvent::Unknown(u) if !u.unknown_kind.starts_with("internal:"))
+}
+
 /// The kind used for matching: the real kind of unknown events too.
 pub fn match_kind<'e>(ev: &'e AgentEvent<'_>) -> &'e str {
     match ev {
@@ -196,7 +203,7 @@ impl EventFilter {
 
     /// Whether `ev` passes. `store` resolves sub-trees.
     pub fn matches(&self, ev: &AgentEvent<'_>, store: &Store) -> bool {
-        if !self.passes_kind(match_kind(ev)) {
+        if !self.passes_kind(match_kind(ev)) && !self.kinds.iter().any(|p| names_unknown(p, ev)) {
             return false;
         }
         let (ctx, task) = event_scope(ev);

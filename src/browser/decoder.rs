@@ -28,7 +28,9 @@ impl StreamDecoder {
     /// A decoder; `options.maxLineBytes` / `options.maxEventBytes` bound memory.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AgentStoreOptions")] options: Option<
+            JsValue,
+        >,
     ) -> Result<StreamDecoder, JsValue> {
         check_alive()?;
         let o = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;

@@ -114,10 +114,14 @@ export interface EventFilterSpec {
 /** A kind pattern for `on`: an exact kind, a group such as `tool-*`, or `*`. */
 export type KindPattern = AgentEvent["kind"] | "tool-*" | "input-*" | "auth-*" | "task-*" | "content-*" | "artifact-*" | "internal:*" | "*";
 
-/** The events `on(pattern, …)` delivers for a pattern. */
+/**
+ * The events `on(pattern, …)` delivers for a pattern. A group also delivers the events of kinds
+ * this version does not know whose own kind is in the group (`kind: "unknown"`, `unknownKind`
+ * says which); `"unknown"` delivers every unknown kind (not `internal:` ones).
+ */
 export type EventOf<K extends KindPattern> =
     K extends "*" ? AgentEvent :
-    K extends `${infer P}*` ? Extract<AgentEvent, { kind: `${P}${string}` }> | (K extends "artifact-*" ? Extract<AgentEvent, { kind: "file-write" | "data-write" | "dataset-write" }> : never) :
+    K extends `${infer P}*` ? Extract<AgentEvent, { kind: `${P}${string}` | "unknown" }> | (K extends "artifact-*" ? Extract<AgentEvent, { kind: "file-write" | "data-write" | "dataset-write" }> : never) :
     Extract<AgentEvent, { kind: K }>;
 
 export interface AgentStore {
@@ -640,7 +644,9 @@ impl AgentStore {
     /// A new, empty store. `options` sets limits (see `AgentStoreOptions`).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentStoreOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AgentStoreOptions")] options: Option<
+            JsValue,
+        >,
     ) -> Result<AgentStore, JsValue> {
         check_alive()?;
         let options = options.unwrap_or(JsValue::UNDEFINED);

@@ -318,8 +318,11 @@ impl WorkerClient {
     pub fn send_message(
         &self,
         text: &str,
-        #[wasm_bindgen(unchecked_param_type = "{ contextId?: string }")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ contextId?: string }")] options: Option<
+            JsValue,
+        >,
     ) -> js_sys::Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.remote
             .call("sendMessage", &args(&[&text.into(), &options]))
     }

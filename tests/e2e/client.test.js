@@ -744,7 +744,63 @@ export const tests = {
     assert(r !== "hang" && r.done, "waiting next() resolves done on close");
     return "ok";
   },
+
+  // agentwire.d.ts: `on(kind: K, handler: (event: EventOf<K>) => void)` with `KindPattern`
+  // including "unknown" (EventOf = UnknownEvent) and groups typed as known members only
+  // (EventOf<"tool-*"> = ToolStart | ToolProgress | ToolComplete, no `kind: "unknown"`).
+  async types_on_patterns_and_unknown_events_match_their_declared_types(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
+    const store = new aw.AgentStore({});
+    const byUnknown = [], byGroup = [], byInternal = [], byFilter = [];
+    store.on("unknown", (e) => byUnknown.push(e.unknownKind));
+    store.on("tool-*", (e) => byGroup.push(`${e.kind}:${typeof e.toolCallId}`));
+    store.on("internal:*", (e) => byInternal.push(`${e.kind}:${typeof e.iteration}`));
+    store.subscribeEvents({ kinds: ["unknown"] }, (e) => byFilter.push(e.unknownKind));
+    store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T })
+      + ev({ kind: "tool-retry", contextId: "c", taskId: "t", toolCallId: "x", timestamp: T })
+      + ev({ kind: "internal:memory-write", contextId: "c", taskId: "t", timestamp: T }));
+    const got = { byUnknown, byGroup, byInternal, byFilter };
+    // Groups deliver unknown events by their own kind (forward compatibility): the declared
+    // EventOf<"tool-*"> / EventOf<"internal:*"> must include UnknownEvent (tests/types/consumer.ts).
+    eq(byGroup, ["unknown:undefined"], `on("tool-*") (all: ${JSON.stringify(got)})`);
+    eq(byInternal, ["unknown:undefined"], `on("internal:*") (all: ${JSON.stringify(got)})`);
+    // on("unknown") is typed to receive UnknownEvent: it must receive the unknown kinds.
+    eq(byUnknown, ["tool-retry"], `on("unknown") (all: ${JSON.stringify(got)})`);
+    eq(byFilter, ["tool-retry"], `subscribeEvents({ kinds: ["unknown"] }) (all: ${JSON.stringify(got)})`);
+    return JSON.stringify(got);
+  },
+
+  // agentwire.d.ts declares `constructor(options: AgentStoreOptions)` (required) for AgentStore
+  // and StreamDecoder, and `WorkerClient.sendMessage(text, options)` (required); the README and
+  // the doc comments call `new AgentStore()`, `new StreamDecoder()` and the AgentClient form
+  // `sendMessage(text)`. At run time all three work without the argument.
+  async types_optional_arguments_work_without_them_at_run_time(aw) {
+    const store = new aw.AgentStore();
+    store.feedText('event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n');
+    eq(store.getSnapshot().tasks.length, 1, "new AgentStore() works");
+    const dec = new aw.StreamDecoder();
+    eq(dec.feed(new TextEncoder().encode("data: {}\n\n")).length, 1, "new StreamDecoder() works");
+    const WS = location.origin.replace(/^http/, "ws");
+    const client = new aw.WorkerClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent" });
+    try {
+      await until(() => client.connection.state === "open", "open");
+      let err = null;
+      for (let i = 0; i < 100; i++) {
+        err = await client.sendMessage("Run the quick scenario").then(() => null, (e) => e);
+        if (!err || err.code !== "invalid-state") break;
+        await sleep(20);
+      }
+      eq(err && `${err.code}: ${err.message}`, null, "WorkerClient.sendMessage(text) without options");
+      await until(() => ended(client), "the turn");
+      eq(client.getSnapshot().roots.at(-1)?.status, "completed", "the turn completed");
+    } finally {
+      client.close();
+    }
+    return "ok";
+  },
 };
+
 
 // Shared with the hostile-server and soak suites (hostile.test.js, soak.test.js).
 export { sleep, assert, eq, until, ended, recordStates, comparable, sameState, runInfo, FAST };

@@ -30,6 +30,7 @@ export function useStore(store: AgentStore): () => void {
     console.log(p);
   });
   const offGroup = store.on("input-*", (e) => {
+    if (e.kind === "unknown") return; // an `input-…` kind this version does not know
     const id: string = e.inputId;
     console.log(id);
   });
@@ -132,4 +133,18 @@ export async function useWorker(worker: Worker): Promise<number> {
   stop();
   client.close();
   return client.getSnapshot().version + manual.pendingInputs().length;
+}
+
+// The documented forms (README, doc comments): constructors without options, sendMessage
+// without options on both clients, and unknown events reaching group patterns by their own kind.
+export const bareStore = new AgentStore();
+export const bareDecoder = new StreamDecoder();
+export function unknownKinds(store: AgentStore, worker: WorkerClient): void {
+  store.on("tool-*", (e) => {
+    if (e.kind === "unknown") console.log(e.unknownKind, e.data);
+    else console.log(e.toolCallId);
+  });
+  store.on("internal:*", (e) => console.log(e.kind === "unknown" ? e.unknownKind : e.taskId));
+  store.on("unknown", (e) => console.log(e.unknownKind));
+  void worker.sendMessage("next");
 }

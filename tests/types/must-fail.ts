@@ -64,3 +64,8 @@ export function wrongOptions(): void {
   // @ts-expect-error limits are numbers
   new AgentStore({ maxHistoryPerTask: "10" });
 }
+
+export function wrongGroup(store: AgentStore): void {
+  // @ts-expect-error a group also delivers unknown kinds (no inputId): narrow on `kind` first
+  store.on("input-*", (e) => console.log(e.inputId.length));
+}

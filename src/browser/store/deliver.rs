@@ -14,7 +14,7 @@
 //! its slot, so a batch being delivered skips handlers removed by an earlier handler.
 
 use crate::events::{AgentEvent, KINDS};
-use crate::filter::{kind_matches, match_kind, EventFilter};
+use crate::filter::{kind_matches, match_kind, names_unknown, EventFilter};
 use crate::state::Store;
 use wasm_bindgen::prelude::*;
 
@@ -149,7 +149,7 @@ impl HandlerFilter {
 
     fn matches(&self, ev: &AgentEvent<'_>, store: &Store) -> bool {
         match self {
-            HandlerFilter::Kind(_) => self.kind_passes(match_kind(ev)),
+            HandlerFilter::Kind(p) => self.kind_passes(match_kind(ev)) || names_unknown(p, ev),
             HandlerFilter::Full(f) => f.matches(ev, store),
         }
     }
