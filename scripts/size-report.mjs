@@ -27,11 +27,14 @@
 // after a review of the browser glue cost 903 B (task objects' revisions, iterators that
 // unsubscribe when dropped, idle timeout before the response headers, EventSource reconnects
 // bounded by maxAttempts, Worker-mode calls that settle, filters checked on the page, auth and
-// cancel refused after close). Set SIZE_BUDGET_GZIP=81920 to enforce the target.
+// cancel refused after close); raised to 209,902 B (208,878 B, plus 1 KB) after the type and
+// WebSocket fixes of the same review cost 1,129 B (unknown kinds under group patterns, frames
+// over maxEventBytes dropped before the copy, MyAgent reconnect attempts, calls after close).
+// Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 208773);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 209902);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

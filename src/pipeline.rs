@@ -313,6 +313,27 @@ impl Session {
         });
     }
 
+    /// The largest event kept (`maxEventBytes`), also applied to a WebSocket frame.
+    pub fn max_event_bytes(&self) -> usize {
+        self.parser.config().max_event_bytes
+    }
+
+    /// Records a dropped WebSocket frame of `bytes` bytes (or more) over `maxEventBytes`: an
+    /// `sse-event-too-large` diagnostic at the frame's position.
+    pub fn frame_too_large(&mut self, bytes: usize) {
+        let pos = self.position;
+        self.position += 1;
+        let limit = self.max_event_bytes();
+        let mut d = Diagnostic::new(
+            DiagCode::SseEventTooLarge,
+            Severity::Error,
+            format!("WebSocket frame of {bytes} bytes or more is larger than {limit} bytes: the frame was dropped"),
+            "",
+        );
+        d.position = pos;
+        self.store.push_diagnostic(d);
+    }
+
     /// Applies an already-parsed event object given as JSON text (manual sources).
     pub fn push_json(
         &mut self,

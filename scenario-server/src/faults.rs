@@ -44,6 +44,9 @@ pub struct Faults {
     /// `evilAuth`: after event 1, auth requests whose `authUrl` no client may open (see
     /// [`crate::sse::EVIL_AUTH_URLS`]).
     pub evil_auth: bool,
+    /// `closeAfterHello=CODE` (MyAgent WebSocket): every connection sends `system.connected`,
+    /// then closes with CODE (a server that refuses the session after the handshake).
+    pub close_after_hello: Option<u16>,
 }
 
 /// `status=CODE[:N]`.
@@ -124,6 +127,9 @@ impl Faults {
                 "heartbeat" => f.heartbeat = Some(num(name, value, 10, 3_600_000)?),
                 "rpcError" => f.rpc_error = flag(name, value)?,
                 "evilAuth" => f.evil_auth = flag(name, value)?,
+                "closeAfterHello" => {
+                    f.close_after_hello = Some(num(name, value, 1000, 4999)? as u16)
+                }
                 other => return Err(format!("unknown fault {other:?}")),
             }
         }

@@ -242,6 +242,10 @@ impl Session {
             ),
         ]);
         self.send_json(&hello).await?;
+        if let Some(code) = self.faults.close_after_hello {
+            self.close(code, "session refused").await;
+            return Ok(());
+        }
         if self.first && self.faults.silent == Some(0) {
             self.silent = true;
         }
@@ -337,6 +341,13 @@ impl Session {
             }
             push_frame(&mut buf, 0x1, &f.data);
             self.sent += 1;
+            if let (Some(mb), 2) = (self.faults.huge, self.cursor) {
+                // One extra agent.partial_answer of MB MiB (no seq).
+                let text = "x".repeat((mb as usize) << 20);
+                let e = json!({"session_id": self.session_id(), "event": "agent.partial_answer",
+                    "timestamp": now_timestamp(), "content": text, "metadata": {"chunk_index": 1000000}});
+                push_frame(&mut buf, 0x1, e.to_string().as_bytes());
+            }
             if self.faults.malformed {
                 self.malformed(&mut buf);
             }

@@ -1285,6 +1285,10 @@ impl AgentClient {
         listener: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
         check_alive()?;
+        if self.inner.closed.get() {
+            // The state is final: nothing to listen to, nothing to keep.
+            return Ok(Closure::<dyn FnMut()>::new(|| {}).into_js_value());
+        }
         let id = self.inner.shared.add_listener(listener);
         let weak = Rc::downgrade(&self.inner.shared);
         // Freed when the function is garbage (`once_into_js` would leak unless called).
@@ -1675,6 +1679,9 @@ impl AgentClient {
 
 impl AgentClient {
     fn decide(&self, input_id: &str, yes: bool, reason: Option<String>) -> js_sys::Promise {
+        if let Err(e) = self.inner.alive() {
+            return rejected(e);
+        }
         let (schema, options) = match self.inner.input_shape(input_id) {
             Err(e) => return rejected(e),
             Ok(None) => {

@@ -705,19 +705,7 @@ impl AgentStore {
             Some(s) => s,
             None => to_json(&event)?,
         };
-        self.update(|inner| {
-            let Inner {
-                session,
-                handlers,
-                any_mask,
-                batch,
-                sink,
-                ..
-            } = inner;
-            session.push_json(&text, &mut |ev, _meta, store| {
-                batch.collect(handlers, *any_mask, ev, store, sink)
-            });
-        })
+        self.push_text(&text)
     }
 
     /// Marks the end of the stream: an unterminated event is discarded and chunks that never
@@ -1029,13 +1017,35 @@ impl AgentStore {
     /// Applies one JSON event text from a transport (WebSocket frame); handler exceptions are
     /// reported, not returned.
     pub(crate) fn push_network(&self, text: &str) -> Result<(), JsValue> {
-        if let Err(e) = self.push_event(JsValue::from_str(text)) {
+        if let Err(e) = self.push_text(text) {
             if is_closed_error(&e) {
                 return Err(e);
             }
             report_error(&e);
         }
         Ok(())
+    }
+
+    /// Applies one JSON event text (`pushEvent` with a string, a WebSocket frame).
+    fn push_text(&self, text: &str) -> Result<(), JsValue> {
+        self.update(|inner| {
+            let Inner {
+                session,
+                handlers,
+                any_mask,
+                batch,
+                sink,
+                ..
+            } = inner;
+            session.push_json(text, &mut |ev, _meta, store| {
+                batch.collect(handlers, *any_mask, ev, store, sink)
+            });
+        })
+    }
+
+    /// Records a WebSocket frame dropped for being over `maxEventBytes` (a diagnostic).
+    pub(crate) fn frame_too_large(&self, bytes: usize) -> Result<(), JsValue> {
+        self.update(|inner| inner.session.frame_too_large(bytes))
     }
 
     /// Runs `f` on the core session (read-only).

@@ -219,6 +219,8 @@ pub struct Store {
     diagnostics: VecDeque<Diagnostic>,
     diagnostics_total: u64,
     errors_total: u64,
+    /// Version steps made by diagnostics (see [`Store::state_changes`]).
+    diagnostic_changes: u64,
     seen: SeenIds,
     raw_log: VecDeque<(u64, String)>,
     /// Stream time: the latest valid event timestamp, in epoch ms.
@@ -326,7 +328,15 @@ impl Store {
             self.diagnostics.pop_front();
         }
         self.diagnostics.push_back(d);
+        self.diagnostic_changes += 1;
         self.bump();
+    }
+
+    /// Version steps made by anything but diagnostics: a stream that moved this made progress
+    /// (the WebSocket transport resets its reconnect attempts on it; a socket that only said
+    /// hello, sent heartbeats, replays or invalid frames did not).
+    pub fn state_changes(&self) -> u64 {
+        self.version.saturating_sub(self.diagnostic_changes)
     }
 
     /// Diagnostics kept (the latest `max_diagnostics`), oldest first.

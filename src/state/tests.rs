@@ -981,3 +981,50 @@ fn a_replay_after_the_end_counts_as_duplicates_not_errors() {
     assert_eq!(s.task("u").map(|t| t.thoughts.len()), Some(1));
     assert_eq!(s.task("t").map(|t| t.thoughts.len()), Some(1));
 }
+
+#[test]
+fn state_changes_count_everything_but_diagnostics() {
+    // What the WebSocket transport counts as progress: a socket whose frames only became
+    // diagnostics or internal events made none.
+    let mut store = Store::new(Limits::default());
+    apply_all(
+        &mut store,
+        &[ev(
+            r#"{"kind":"task-created","taskId":"t","initiator":"user"}"#,
+        )],
+    );
+    let after_task = store.state_changes();
+    assert!(after_task > 0);
+    let version = store.version();
+    store.push_diagnostic(crate::events::Diagnostic::new(
+        DiagCode::SseEventTooLarge,
+        crate::events::Severity::Error,
+        "a frame was dropped",
+        "",
+    ));
+    assert!(store.version() > version, "the diagnostic is visible");
+    assert_eq!(codes(&store), [DiagCode::SseEventTooLarge]);
+    assert_eq!(
+        store.state_changes(),
+        after_task,
+        "diagnostics are no progress"
+    );
+    apply_all(
+        &mut store,
+        &[ev(
+            r#"{"kind":"internal:checkpoint","taskId":"t","iteration":1}"#,
+        )],
+    );
+    assert_eq!(
+        store.state_changes(),
+        after_task,
+        "internal events are no progress"
+    );
+    apply_all(
+        &mut store,
+        &[ev(
+            r#"{"kind":"task-status","taskId":"t","status":"working"}"#,
+        )],
+    );
+    assert!(store.state_changes() > after_task);
+}

@@ -608,6 +608,96 @@ export const tests = {
     client.close();
   },
 
+  // --- WebSocket transport and MyAgent dialect: first message, attempts, calls after close
+
+  async myagent_message_option_is_sent_when_the_first_connection_failed(aw) {
+    // The first WebSocket fails its handshake (the server was briefly down: a 404 URL here);
+    // the second one reaches the server. The `message` option must still start the run.
+    const Orig = window.WebSocket;
+    let opened = 0;
+    function Flaky(url, protocols) {
+      const u = opened++ === 0 ? `${WS}/api/no-such-socket-expected-by-test` : url;
+      return new Orig(u, protocols);
+    }
+    Flaky.prototype = Orig.prototype;
+    window.WebSocket = Flaky;
+    let client, states;
+    try {
+      client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent", message: "go", reconnect: FAST });
+      states = recordStates(client);
+      await until(() => opened >= 2, "the second socket");
+    } finally {
+      window.WebSocket = Orig;
+    }
+    await until(() => ended(client), "the run", 8_000).catch(() => {});
+    const info = client.connection, tasks = client.getSnapshot().tasks.length;
+    client.close();
+    eq([info.state, tasks > 0], ["closed", true], `the run started and finished (states ${states.join(" → ")}; ${tasks} tasks)`);
+    return states.join(" → ");
+  },
+
+  async myagent_max_attempts_counts_sockets_that_only_said_hello(aw) {
+    // Every connection: system.connected, then close 4401 (the server refuses the session).
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect&faults=closeAfterHello=4401`,
+      dialect: "myagent",
+      reconnect: { ...FAST, maxAttempts: 3 },
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "gave up", 5_000).catch(() => {});
+    const info = client.connection;
+    const reconnects = states.filter((s) => s.startsWith("reconnecting")).length;
+    client.close();
+    eq([info.state, info.code ?? null], ["failed", "gave-up"], `after ${reconnects} reconnects (${info.reason})`);
+    return `${reconnects} reconnects; ${info.reason}`;
+  },
+
+  async on_connection_change_after_close_registers_nothing(aw) {
+    const client = new aw.AgentClient({ transport: "manual" });
+    client.close();
+    const off = client.onConnectionChange(() => {});
+    const n = client.listenerCount;
+    off();
+    eq(n, 0, "listenerCount after close() then onConnectionChange()");
+  },
+
+  async approve_deny_after_close_reject_with_closed(aw) {
+    const client = new aw.AgentClient({ transport: "manual" });
+    client.close();
+    const code = (p) => p.then(() => "resolved", (e) => e.code);
+    const codes = {
+      respond: await code(client.respond("nope", "x")),
+      approve: await code(client.approve("nope")),
+      deny: await code(client.deny("nope")),
+    };
+    eq(codes, { respond: "closed", approve: "closed", deny: "closed" }, "answers after close()");
+  },
+
+  async close_ends_an_a2a_answer_call_with_closed(aw) {
+    const client = new aw.AgentClient({ url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" });
+    await until(() => client.pendingInputs().length > 0 && client.connection.state === "open" && /waits for an answer/.test(client.connection.reason), "the approval");
+    const id = client.pendingInputs()[0].id;
+    // The answer's message/stream POST is slow to get its response (held 2 s, honours abort).
+    const orig = globalThis.fetch;
+    globalThis.fetch = function (input, init) {
+      const signal = input && input.signal;
+      return new Promise((res, rej) => {
+        const t = setTimeout(() => res(orig.call(globalThis, input, init)), 2000);
+        signal?.addEventListener("abort", () => { clearTimeout(t); rej(new DOMException("aborted", "AbortError")); });
+      });
+    };
+    let code;
+    try {
+      const p = client.approve(id).then(() => "resolved", (e) => `${e.code}: ${e.message}`);
+      await sleep(100);
+      client.close();
+      code = await p;
+    } finally {
+      globalThis.fetch = orig;
+    }
+    assert(/^closed/.test(code), `approve() in flight at close(): ${code}`);
+  },
+
   // --- A2A against the official @a2a-js/sdk server, from a Web Worker: the page's CSP
   // (connect-src 'self') forbids another origin, a worker script has no such policy.
   ...Object.fromEntries(Object.keys(sdkTests).map((name) => [name, () => inWorker(name)])),

@@ -310,6 +310,26 @@ export const tests = {
     return `${diags.map((d) => `${d.code}(${d.severity})`).join(", ")}; unknown event ${JSON.stringify(unknown[0]).slice(0, 80)}…`;
   },
 
+  /** A 50 MiB WebSocket frame under maxEventBytes 1 MiB. */
+  async a_50_mib_websocket_frame_gives_a_limit_diagnostic_with_bounded_memory(_aw) {
+    const limit = 1 * MiB;
+    const { aw, wasmBytes } = await freshInstance();
+    const WS = location.origin.replace(/^http/, "ws");
+    const url = (f) => `${WS}/api/myagent/ws?scenario=quick&seed=13&speed=0&start=connect${f}`;
+    const ref = new aw.AgentClient({ url: url(""), dialect: "myagent" });
+    await endOf(ref);
+    const wasm0 = wasmBytes();
+    const client = new aw.AgentClient({ url: url("&faults=huge=50"), dialect: "myagent", maxLineBytes: limit, maxEventBytes: limit });
+    await endOf(client);
+    const growth = wasmBytes() - wasm0;
+    const codes = client.getSnapshot().diagnostics.map((d) => d.code);
+    const same = client.getSnapshot().roots.at(-1)?.content === ref.getSnapshot().roots.at(-1)?.content;
+    client.close();
+    ref.close();
+    assert(codes.some((c) => /too-large|too-long/.test(c)) && growth <= 8 * limit, `wasm memory grew ${MB(growth)} (bound ${MB(8 * limit)}); diagnostics ${codes}; answer as clean: ${same}`);
+    return `wasm +${MB(growth)}; ${codes}`;
+  },
+
   /**
    * One 50 MiB event: with maxLineBytes/maxEventBytes at 1 MiB it is dropped with a limit
    * diagnostic, the run completes as the clean one, and neither wasm memory nor the JS heap

@@ -219,8 +219,13 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
         };
         if let Some(c) = call.take() {
             // Never reached the server (network error, bad request, close).
+            let code = if matches!(outcome, Outcome::Closed) {
+                "closed"
+            } else {
+                "send-failed"
+            };
             c.settle(Err(crate::browser::error::js_error(
-                "send-failed",
+                code,
                 &format!("the request was not accepted: {}", outcome.describe()),
             )));
             if !matches!(outcome, Outcome::Closed) && !sh.ended() {

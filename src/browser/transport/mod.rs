@@ -140,6 +140,9 @@ pub struct Shared {
     /// The fetch loop's current stream came from a JSON-RPC POST (it ends when its task waits
     /// for the user, so an answer is queued for the loop rather than POSTed beside it).
     pub rpc_stream: Cell<bool>,
+    /// MyAgent: the `message` option went out as `user.message` (on whichever socket first
+    /// knew the session).
+    pub message_sent: Cell<bool>,
 }
 
 impl Shared {
@@ -169,6 +172,7 @@ impl Shared {
             awaiting_call: Cell::new(false),
             running: Cell::new(false),
             rpc_stream: Cell::new(false),
+            message_sent: Cell::new(false),
             opts,
         }
     }

@@ -24,9 +24,6 @@ pub struct Hello {
     pub sent: Cell<bool>,
     /// The first socket of the client (later ones reconnect).
     pub first: bool,
-    /// The `message` option went out as `user.message` (first socket, once the session id is
-    /// known).
-    pub message_sent: Cell<bool>,
 }
 
 impl Hello {
@@ -35,7 +32,6 @@ impl Hello {
         Hello {
             sent: Cell::new(false),
             first,
-            message_sent: Cell::new(!first),
         }
     }
 }
@@ -73,13 +69,14 @@ pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
 }
 
 /// Sends the `message` option as `user.message` once the server named the session (the run
-/// starts with it).
+/// starts with it): once per client, on the first socket that got that far (an earlier one
+/// may have failed before).
 pub fn first_message(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
-    if h.message_sent.get() || !h.sent.get() {
+    if sh.message_sent.get() || !h.sent.get() {
         return;
     }
     let Some(text) = sh.opts.message.as_ref().and_then(|m| m.text.as_deref()) else {
-        h.message_sent.set(true);
+        sh.message_sent.set(true);
         return;
     };
     let body = sh.store.with_session_mut(|s| {
@@ -88,7 +85,7 @@ pub fn first_message(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
     });
     if let Ok(Some(out)) = body {
         if socket.send_with_str(&out.body).is_ok() {
-            h.message_sent.set(true);
+            sh.message_sent.set(true);
         }
     }
 }

@@ -73,7 +73,17 @@ pub async fn run(sh: Rc<Shared>) {
     }
 }
 
+/// How far the stream moved the state, diagnostics aside ([`crate::state::Store::state_changes`]):
+/// a socket that moved it made progress (it resets the reconnect attempts). Connection frames
+/// (MyAgent `system.connected`, `system.error`), heartbeats, replays and invalid frames do not.
+fn progress(sh: &Shared) -> u64 {
+    sh.store
+        .with_session(|s| s.store().state_changes())
+        .unwrap_or(0)
+}
+
 async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
+    let before = progress(sh);
     let protocols = js_sys::Array::new();
     for p in &sh.opts.protocols {
         protocols.push(&JsValue::from_str(p));
@@ -102,18 +112,41 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         Closure::new(move |m: web_sys::MessageEvent| {
             let Some(sh) = w.upgrade() else { return };
             let data = m.data();
-            let text = match data.as_string() {
-                Some(t) => t,
-                None => match data.dyn_into::<js_sys::ArrayBuffer>() {
-                    Ok(buf) => String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec())
-                        .into_owned(),
+            // maxEventBytes bounds a frame too: a larger one is dropped before it is copied
+            // into wasm memory (a string's UTF-16 length is a lower bound of its UTF-8 size).
+            let max = sh
+                .store
+                .with_session(|s| s.max_event_bytes())
+                .unwrap_or(usize::MAX);
+            let text = if let Some(s) = data.dyn_ref::<js_sys::JsString>() {
+                let units = s.length() as usize;
+                let t = (units <= max).then(|| String::from(s));
+                match t {
+                    Some(t) if t.len() <= max => Ok(t),
+                    Some(t) => Err(t.len()),
+                    None => Err(units),
+                }
+            } else {
+                match data.dyn_into::<js_sys::ArrayBuffer>() {
+                    Ok(buf) if buf.byte_length() as usize > max => Err(buf.byte_length() as usize),
+                    Ok(buf) => Ok(
+                        String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec())
+                            .into_owned(),
+                    ),
                     Err(_) => return,
-                },
+                }
             };
             d.set(true);
             if let Ok(mut c) = sh.conn.try_borrow_mut() {
                 c.last_bytes_ms = monotonic_ms();
             }
+            let text = match text {
+                Ok(t) => t,
+                Err(bytes) => {
+                    let _ = sh.store.frame_too_large(bytes);
+                    return;
+                }
+            };
             let _ = sh.push(&text);
             if myagent {
                 myagent::hello(&sh, &sock, &hl);
@@ -198,6 +231,6 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     Ok(Ended {
         code,
         reason,
-        delivered: delivered.get(),
+        delivered: delivered.get() && progress(sh) != before,
     })
 }
