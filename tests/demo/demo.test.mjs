@@ -419,6 +419,123 @@ const tests = {
     await p.context.close();
   },
 
+  /**
+   * The connection gives up (the server went away mid-run): the page must not keep showing a
+   * live run. Here the first stream is cut by the drop fault and every reconnect is refused
+   * (Playwright aborts them), so the SDK ends `failed` [gave-up] after its attempts.
+   */
+  async a_failed_connection_ends_the_run_on_screen(browser) {
+    const p = await openPage(browser, "?scenario=quick&speed=0");
+    const { page } = p;
+    await waitStatus(page, "completed");
+    let streams = 0;
+    await page.route("**/api/stream?**", (route) => (++streams === 1 ? route.continue() : route.abort("connectionrefused")));
+    await page.route("**/cancel", (route) => route.abort("connectionrefused"));
+    await run(page, { scenario: "main", speed: 1, faults: ["drop"] });
+    await page.waitForSelector("#conn-state:text-is('failed')", { timeout: 45_000 });
+    await page.waitForTimeout(300);
+    const seen = await page.evaluate(() => ({
+      connection: document.querySelector("#conn-state").textContent,
+      answerStreaming: document.querySelector("#answer-body").classList.contains("streaming"),
+      answerText: document.querySelector("#answer-body").textContent,
+      cancelEnabled: !document.querySelector("#cancel").disabled,
+    }));
+    await shot(page, "09-connection-failed.png");
+    // A person sees a blinking "still streaming" cursor under a failed connection, and a Cancel
+    // button that can only fail (in the console).
+    eq(seen.answerStreaming, false, `no streaming cursor once the connection failed (${JSON.stringify(seen)})`);
+    eq(seen.cancelEnabled, false, "Cancel disabled once the connection failed");
+    assert(/connection/i.test(seen.answerText) || /failed|gave up/i.test(await text(page, "#answer-meta")),
+      `the answer panel says the connection failed: ${seen.answerText} / ${await text(page, "#answer-meta")}`);
+    await p.context.close();
+    return `${streams} stream requests`;
+  },
+
+  /** While the agent waits for the approval, the Answer panel shows the root's own state, not a sub-agent's text. */
+  async answer_panel_never_shows_a_sub_agents_text_as_the_answer(browser) {
+    const p = await openPage(browser, "?scenario=main&speed=0");
+    const { page } = p;
+    await page.locator("#inputs-list li[data-input]").waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector("#task-tree")?.textContent?.includes("South grew 9%"));
+    const answer = await text(page, "#answer-body");
+    const subAgent = await text(page, "#task-tree li[data-depth='1']:last-child .task-content");
+    await page.locator("#answer").screenshot({ path: path.join(shots, "12-answer-at-approval.png") });
+    assert(!answer.includes("South grew 9%"), `the Answer panel shows data-analyzer-v1's text "${subAgent}" as the answer: "${answer}"`);
+    await assertClean(p);
+    await p.context.close();
+  },
+
+  /** Every Run builds new panels: the thought switch must not keep the old runs' listeners. */
+  async runs_do_not_pile_up_listeners_on_the_thought_switch(browser) {
+    const p = await openPage(browser, "?scenario=quick&speed=0");
+    const { page } = p;
+    await waitStatus(page, "completed");
+    for (let i = 0; i < 4; i++) {
+      await run(page, { scenario: i % 2 ? "quick" : "failure", speed: 0 });
+      await page.waitForSelector('body[data-run-status="completed"], body[data-run-status="failed"]');
+    }
+    const cdp = await page.context().newCDPSession(page);
+    const counts = [];
+    for (const level of ["brief", "normal", "detailed"]) {
+      const { result } = await cdp.send("Runtime.evaluate", { expression: `document.querySelector('input[name=verbosity][value=${level}]')` });
+      const { listeners } = await cdp.send("DOMDebugger.getEventListeners", { objectId: result.objectId });
+      counts.push(listeners.filter((l) => l.type === "change").length);
+    }
+    eq(counts, [1, 1, 1], "change listeners per verbosity radio after 5 runs");
+    await assertClean(p);
+    await p.context.close();
+  },
+
+  /**
+   * "shuffled chunks" in the A2A dialect: A2A artifact appends carry no chunk index, so the
+   * order cannot be restored. The page must not offer a fault that turns the answer into word
+   * salad and the chart into a broken image.
+   */
+  async shuffled_chunks_never_scramble_the_a2a_answer(browser) {
+    const p = await openPage(browser, "?scenario=main&speed=0&dialect=a2a&faults=shuffle");
+    const { page } = p;
+    await page.waitForFunction(() => document.body.dataset.dialect === "a2a");
+    for (;;) {
+      await page.waitForFunction(() => document.body.dataset.runStatus === "completed"
+        || document.querySelector("#inputs-list li[data-input]:not(.sending), #auths-list li[data-auth]:not(.sending)"), null, { timeout: 30_000 });
+      if ((await status(page)) === "completed") break;
+      const card = page.locator("#inputs-list li[data-input]:not(.sending), #auths-list li[data-auth]:not(.sending)").first();
+      await card.getByRole("button", { name: /^(approve|complete sign-in)$/i }).first().click();
+      await page.waitForTimeout(200);
+    }
+    const answer = await finishedAnswer(page);
+    await shot(page, "10-a2a-shuffle.png");
+    const shuffleOffered = await page.evaluate(() => {
+      const box = document.querySelector("#fault-shuffle");
+      return box.checked && !box.disabled;
+    });
+    assert(answer.includes("Based on 12,480 orders, Q4 revenue grew 15.2% quarter over quarter"),
+      `A2A answer readable (shuffle offered: ${shuffleOffered}): ${answer.slice(0, 160)}`);
+    const img = await page.locator("#artifacts-list img.artifact-image").evaluate((el) => [el.naturalWidth, el.naturalHeight]);
+    eq(img, [16, 12], "chart.png decodes");
+    await p.context.close();
+  },
+
+  /** A phone-width window: the header must not cover a third of the screen, nothing scrolls sideways. */
+  async narrow_window_keeps_the_content_visible(browser) {
+    const context = await browser.newContext({ viewport: { width: 375, height: 667 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/?scenario=main&speed=0`);
+    await page.locator("#inputs-list li[data-input]").waitFor({ timeout: 30_000 });
+    // Scrolled to the approval card, as a person reading it would.
+    await page.locator("#answer").scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 400));
+    await page.screenshot({ path: path.join(shots, "11-narrow-scrolled.png") });
+    const m = await page.evaluate(() => {
+      const bar = document.querySelector(".topbar").getBoundingClientRect();
+      return { covered: Math.max(0, Math.min(bar.bottom, innerHeight) - Math.max(bar.top, 0)), height: innerHeight,
+        scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth };
+    });
+    assert(m.covered / m.height < 0.2, `header covers ${m.covered}px of a ${m.height}px screen while scrolled`);
+    assert(m.scrollWidth <= m.clientWidth, `no sideways scrolling: ${m.scrollWidth} > ${m.clientWidth}`);
+    await context.close();
+  },
+
   /** The CSP is enforced on the demo page, and the checks above would see a violation. */
   async csp_blocks_inline_script_and_violations_are_detected(browser) {
     const p = await openPage(browser, "?scenario=quick&speed=0");

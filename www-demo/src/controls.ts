@@ -39,6 +39,16 @@ export function faultList(f: RunSettings["faults"]): string[] {
 }
 
 /**
+ * Whether "shuffled chunks" means anything in this dialect. A2A artifact appends carry no chunk
+ * index: shuffled, the answer and the files could only be assembled in the wrong order (the
+ * SDK cannot know better), so the demo does not offer it there. The MyAgent WebSocket server
+ * has no shuffle fault.
+ */
+export function shuffleApplies(dialect: Dialect): boolean {
+  return dialect !== "a2a" && dialect !== "myagent";
+}
+
+/**
  * The stream URL of a new run (protocol 000). A fresh `run` id makes every reconnect continue
  * this run (the SDK resends the same GET with `Last-Event-ID`, and the server replays what was
  * missed).
@@ -59,11 +69,13 @@ export function clientOptions(s: RunSettings, runId: string): AgentClientOptions
   const q = new URLSearchParams({ scenario: s.scenario, speed: String(s.speed), seed: String(s.seed) });
   const faults = faultList(s.faults);
   switch (s.dialect) {
-    case "a2a":
+    case "a2a": {
       // A2A JSON-RPC: POST message/stream; a drop resumes with tasks/resubscribe; an answer is
-      // another message/stream on the task.
-      if (faults.length) q.set("faults", faults.join(","));
+      // another message/stream on the task. (No shuffle: see shuffleApplies.)
+      const a2a = faults.filter((f) => !f.startsWith("shuffle"));
+      if (a2a.length) q.set("faults", a2a.join(","));
       return { url: `/api/a2a?${q}`, dialect: "a2a", message: `Run the ${s.scenario} scenario` };
+    }
     case "myagent": {
       // MyAgent WebSocket: user.create_session, the question as user.message, user.response
       // with the step id; a drop reconnects with user.reconnect and last_seq.
@@ -166,6 +178,17 @@ export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCan
   // Duplicates are replayed on a resume, so they need the drops.
   boxes.dup.addEventListener("change", () => { if (boxes.dup.checked) boxes.drop.checked = true; });
   boxes.drop.addEventListener("change", () => { if (!boxes.drop.checked) boxes.dup.checked = false; });
+  // Shuffled chunks only where the dialect's chunks carry their order (see shuffleApplies).
+  const syncShuffle = (): void => {
+    const applies = shuffleApplies(dialect.value as Dialect);
+    boxes.shuffle.disabled = !applies;
+    if (!applies) boxes.shuffle.checked = false;
+    boxes.shuffle.parentElement?.setAttribute("title", applies
+      ? "Answer/file/dataset chunks arrive out of order (windows of 4)"
+      : "Not in this dialect: its chunks carry no index, so their order could not be restored");
+  };
+  dialect.addEventListener("change", syncShuffle);
+  syncShuffle();
 
   const current = (): RunSettings => ({
     scenario: scenario.value,

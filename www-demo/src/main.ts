@@ -43,7 +43,7 @@ function startRun(settings: RunSettings): void {
   });
 
   const panels = {
-    answer: answerPanel(),
+    answer: answerPanel(client),
     requests: requestsPanel(client),
     tools: toolsPanel(),
     artifacts: artifactsPanel(client),
@@ -58,16 +58,24 @@ function startRun(settings: RunSettings): void {
   // work cheaply. It is the contract React's useSyncExternalStore needs; pass the methods
   // bound (they are methods of a wasm-bindgen class):
   //   useSyncExternalStore((cb) => client.subscribe(cb), () => client.getSnapshot())
+  // A connection that ended (`failed`: gave up; `closed`) delivers nothing more: the task on
+  // screen will not move again, so it cannot be canceled from here either.
+  let connectionOver = false;
   const render = (snap: Snapshot): void => {
     for (const panel of Object.values(panels)) panel.render(snap);
     const root = snap.roots[0];
     const running = root !== undefined && !["completed", "failed", "canceled"].includes(root.status ?? "");
-    controls.setCancelable(running);
+    controls.setCancelable(running && !connectionOver);
     document.body.dataset.runStatus = root?.status ?? "starting"; // handy for tests and CSS
   };
   // subscribe() calls the listener at once, then after every change, with the snapshot.
   const unsubscribe = client.subscribe(render);
-  const offConnection = client.onConnectionChange(panels.connection.onChange);
+  const offConnection = client.onConnectionChange((info) => {
+    panels.connection.onChange(info);
+    panels.answer.onConnection(info);
+    connectionOver = info.state === "failed" || info.state === "closed";
+    if (connectionOver) controls.setCancelable(false);
+  });
 
   setText(byId("run-label"), `${settings.scenario} · ${settings.dialect} · ${settings.speed === 0 ? "instant" : `${settings.speed}×`}`);
   document.body.dataset.scenario = settings.scenario;
@@ -80,6 +88,7 @@ function startRun(settings: RunSettings): void {
       offConnection();
       client.close(); // closes the stream and drops every remaining listener
       panels.artifacts.dispose(); // revokes the Blob URLs
+      panels.thoughts.dispose(); // removes its listeners from the page's verbosity switch
     },
   };
 }
@@ -91,7 +100,9 @@ function cancelRun(): void {
   if (!run || !root) return;
   controls.setCancelable(false);
   run.client.cancel(root.id).catch((e: unknown) => {
+    if (current !== run) return; // another run is on screen now
     console.warn("cancel failed", e);
+    setText(byId("run-label"), `cancel failed: ${e instanceof Error ? e.message : String(e)}`); // visible, not only in the console
     controls.setCancelable(true);
   });
 }

@@ -1,34 +1,50 @@
 // The streaming answer of the root task: `task.content` grows with every `content-delta`
 // (reassembled in order by the SDK, duplicates dropped) and is confirmed by `task-complete`.
 
-import type { Snapshot, Task } from "agentwire";
+import type { AgentClient, ConnectionInfo, Snapshot, Task } from "agentwire";
 import { byId, h, ms, replace, setText } from "../dom";
 import { renderMarkdown } from "../markdown";
 
 /**
  * The task whose text is the answer: the root's own. The Unified dialect streams the agent's
  * messages (`agent_message_*`) as sub-tasks of the session: then the newest one with text.
+ * Only there: in the other dialects a child with text is a sub-agent, whose partial output is
+ * not the answer (it is shown in the task tree).
  */
-function answerOf(snap: Snapshot, root: Task): Task {
-  if (root.content) return root;
+function answerOf(snap: Snapshot, root: Task, unified: boolean): Task {
+  if (root.content || !unified) return root;
   return snap.tasks.filter((t) => t.parentId === root.id && t.content).at(-1) ?? root;
 }
 
-export function answerPanel(): { render: (snap: Snapshot) => void } {
+export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => void; onConnection: (info: ConnectionInfo) => void } {
   const body = byId("answer-body");
   const status = byId("answer-status");
   const meta = byId("answer-meta");
   let shown: string | undefined;
+  // A connection that gave up ends the run on screen: the task will never finish, so no
+  // streaming cursor, and the reason is said here too (not only in the connection panel).
+  let lost: string | undefined;
+  let last: Snapshot | undefined;
   replace(body, h("p", { class: "muted" }, "Waiting for the agent…"));
   replace(meta);
 
-  return {
-    render(snap) {
+  const panel = {
+    onConnection(info: ConnectionInfo): void {
+      const now = info.state === "failed" ? `Connection failed: ${info.reason}` : undefined;
+      if (now === lost) return;
+      lost = now;
+      if (last) panel.render(last);
+    },
+    render(snap: Snapshot): void {
+      last = snap;
       const root: Task | undefined = snap.roots[0];
-      if (!root) return;
+      if (!root) {
+        if (lost) replace(body, h("p", { class: "muted" }, lost)); // failed before the first event
+        return;
+      }
       setText(status, root.status ?? "starting");
       status.className = `badge status-${root.status ?? "none"}`;
-      const answer = answerOf(snap, root);
+      const answer = answerOf(snap, root, client.dialect === "unified");
       if (!answer.content) {
         // Nothing streamed yet: say what the agent is doing ("Waiting for your approval").
         shown = undefined;
@@ -38,8 +54,9 @@ export function answerPanel(): { render: (snap: Snapshot) => void } {
         shown = answer.content;
         replace(body, renderMarkdown(answer.content));
       }
-      body.classList.toggle("streaming", !answer.contentComplete && root.status !== "failed" && root.status !== "canceled" && root.status !== "completed");
+      body.classList.toggle("streaming", lost === undefined && !answer.contentComplete && root.status !== "failed" && root.status !== "canceled" && root.status !== "completed");
       const facts = [
+        lost,
         root.content ? root.statusMessage : undefined, // (the placeholder shows it otherwise)
         root.history.at(-1)?.reason, // why a task failed or was canceled
         root.duration !== undefined ? `took ${ms(root.duration)}` : undefined,
@@ -51,4 +68,5 @@ export function answerPanel(): { render: (snap: Snapshot) => void } {
       setText(meta, unique.join(" · "));
     },
   };
+  return panel;
 }

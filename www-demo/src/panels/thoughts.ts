@@ -9,14 +9,17 @@ import { byId, h, setText, show, syncList } from "../dom";
 
 const RANK: Record<Verbosity, number> = { brief: 0, normal: 1, detailed: 2 };
 
-export function thoughtsPanel(): { render: (snap: Snapshot) => void } {
+export function thoughtsPanel(): { render: (snap: Snapshot) => void; dispose: () => void } {
   const list = byId("thoughts-list");
   const count = byId("thoughts-count");
   const empty = byId("thoughts-empty");
   const radios = [...document.querySelectorAll<HTMLInputElement>("input[name=verbosity]")];
   let last: Snapshot | undefined;
   const level = (): Verbosity => (radios.find((r) => r.checked)?.value as Verbosity | undefined) ?? "normal";
-  for (const r of radios) r.addEventListener("change", () => { if (last) render(last); });
+  // The radios belong to the page, this panel to one run: its listeners go with it (dispose),
+  // or every Run would leave one more listener holding that run's last snapshot.
+  const onSwitch = (): void => { if (last) render(last); };
+  for (const r of radios) r.addEventListener("change", onSwitch);
 
   function render(snap: Snapshot): void {
     last = snap;
@@ -28,7 +31,13 @@ export function thoughtsPanel(): { render: (snap: Snapshot) => void } {
     show(empty, visible.length === 0);
     syncList(list, visible, ({ t }) => t.id, ({ t, agent }) => thought(t, agent));
   }
-  return { render };
+  return {
+    render,
+    dispose: () => {
+      for (const r of radios) r.removeEventListener("change", onSwitch);
+      last = undefined;
+    },
+  };
 }
 
 function thought(t: Thought, agent: string): HTMLElement {
