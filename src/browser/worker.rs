@@ -328,7 +328,10 @@ impl WorkerClient {
     }
 
     /// With `transport: "manual"`: the next bytes of an SSE stream (copied to the Worker).
-    pub fn feed(&self, chunk: JsValue) -> Result<(), JsValue> {
+    pub fn feed(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] chunk: JsValue,
+    ) -> Result<(), JsValue> {
         self.remote.feed(&chunk)
     }
 

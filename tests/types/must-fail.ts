@@ -69,3 +69,8 @@ export function wrongGroup(store: AgentStore): void {
   // @ts-expect-error a group also delivers unknown kinds (no inputId): narrow on `kind` first
   store.on("input-*", (e) => console.log(e.inputId.length));
 }
+
+export function wrongWorkerFeed(worker: WorkerClient): void {
+  // @ts-expect-error WorkerClient.feed takes a Uint8Array (an array throws invalid-argument)
+  worker.feed([1, 2, 3]);
+}
