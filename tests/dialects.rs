@@ -816,14 +816,21 @@ fn myagent_answer_ack_reconnect_and_replays() {
         r#"{"event":"user.reconnect","content":{"session_id":"sess_xyz789","last_seq":9}}"#,
     );
     same_json(
+        &respond::cancel(dec, "sess_xyz789/turn-1", Some("stop"))
+            .expect("cancel")
+            .body,
+        r#"{"session_id":"sess_xyz789","event":"user.cancel","content":{"reason":"stop"}}"#,
+    );
+    // user.cancel names no task: it stops the running turn, so a plan step is refused.
+    assert_eq!(
+        respond::cancel(dec, "plan:plan_001/task_1", None).map_err(|e| e.code()),
+        Err("not-cancelable")
+    );
+    same_json(
         &respond::send_message(dec, "Make it 6 slides", None, None)
             .expect("message")
             .body,
         r#"{"session_id":"sess_xyz789","event":"user.message","content":"Make it 6 slides"}"#,
-    );
-    same_json(
-        &respond::cancel(dec, "", Some("stop")).expect("cancel").body,
-        r#"{"session_id":"sess_xyz789","event":"user.cancel","content":{"reason":"stop"}}"#,
     );
     // After user.reconnect the server replays from seq 8: nothing is applied twice.
     let lines = recordings()

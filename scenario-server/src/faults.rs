@@ -47,6 +47,10 @@ pub struct Faults {
     /// `closeAfterHello=CODE` (MyAgent WebSocket): every connection sends `system.connected`,
     /// then closes with CODE (a server that refuses the session after the handshake).
     pub close_after_hello: Option<u16>,
+    /// `loseResponse` (MyAgent WebSocket): on the run's first connection, the first
+    /// `user.response` is never read and the connection is cut (no close frame): the answer
+    /// went into a socket that was already dead.
+    pub lose_response: bool,
 }
 
 /// `status=CODE[:N]`.
@@ -130,6 +134,7 @@ impl Faults {
                 "closeAfterHello" => {
                     f.close_after_hello = Some(num(name, value, 1000, 4999)? as u16)
                 }
+                "loseResponse" => f.lose_response = flag(name, value)?,
                 other => return Err(format!("unknown fault {other:?}")),
             }
         }

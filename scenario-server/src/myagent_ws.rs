@@ -449,6 +449,10 @@ impl Session {
                     .await?;
                 }
             }
+            "user.response" if self.first && self.faults.lose_response => {
+                // The fault loseResponse: the answer is lost with the connection.
+                return Err(Gone);
+            }
             "user.response" => self.response(&v, &event).await?,
             "user.ack" => match content
                 .and_then(|c| c.get("last_seq"))

@@ -766,6 +766,14 @@ impl ClientInner {
         if let Some(id) = answers {
             rpc::mark_answered(sh, &id);
         }
+        if t.kind == "cancel" && out.dialect == Dialect::MyAgent {
+            // MyAgent has no canceled state: the turn's next failure is this cancel.
+            let _ = sh.store.with_session_mut(|s| {
+                if let Some(m) = s.dialect_parts().and_then(|(d, _)| d.myagent()) {
+                    m.note_cancel();
+                }
+            });
+        }
         Ok(())
     }
 

@@ -17,11 +17,16 @@
 //! | `agent.partial_answer` | `content-delta` (`chunk_index` as index when present) |
 //! | `agent.final_answer` | `task-complete` with the answer as `content` (`total_tokens_used` → `tokensUsed`); the turn ends |
 //! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (`<step_id>#turn-<n>` when an earlier turn used that step id; answers go out with the raw `step_id`) (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
-//! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error |
+//! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error; `canceled` instead of `failed` after the client sent `user.cancel` in the turn (MyAgent has no canceled state); a turn that ends leaves its open confirmations to expire |
 //! | `error.retry` / `recovery_started` / `recovery_success` | `task-status` `working` with what happens |
 //! | `system.connected`, `agent.session_created` / `session_ended` | unknown events `internal:myagent:<event>` (connection and session ids are kept for the `user.*` messages) |
 //! | `system.heartbeat` | nothing: liveness only ([`MyAgentDecoder::heartbeats`]) |
 //! | `user.*` (echoed), other events | unknown events `myagent:<event>` |
+//!
+//! Server events of a running turn settle its open confirmations (answered elsewhere), except
+//! the event that ends it and anything after the client's `user.cancel`. A `user.response` sent
+//! since the server's last run event is sent again after `user.reconnect` (the seed has no
+//! acknowledgement of client frames: the old socket may have died with it).
 //!
 //! Ids made from a `step_id` or `call_id` (plan and solver tasks, tool calls, confirmations)
 //! are the id itself in the turn that first used it, and `<id>#turn-<n>` in a later turn:
@@ -95,7 +100,18 @@ pub struct MyAgentDecoder {
     step_turns: Table<u64>,
     /// Open confirmations: input id → (step id, turn task).
     open_inputs: Table<(String, String)>,
+    /// The client sent `user.cancel` during the current turn: the agent winding down is not
+    /// an answer to its confirmations, and the failure that ends the turn is the cancel.
+    cancel_sent: bool,
+    /// `user.response` bodies built and not sent yet: input id → body.
+    prepared: Vec<(String, String)>,
+    /// `user.response` bodies sent since the last run event: the server may never have read
+    /// them (a socket can die with the frame in it), so a `user.reconnect` sends them again.
+    unconfirmed: Vec<String>,
 }
+
+/// `user.response` bodies kept for a re-send.
+const MAX_UNCONFIRMED: usize = 64;
 
 impl Default for MyAgentDecoder {
     fn default() -> Self {
@@ -125,6 +141,9 @@ impl Default for MyAgentDecoder {
             last_tool: None,
             step_turns: Table::default(),
             open_inputs: Table::default(),
+            cancel_sent: false,
+            prepared: Vec::new(),
+            unconfirmed: Vec::new(),
         }
     }
 }
@@ -228,7 +247,47 @@ impl MyAgentDecoder {
     }
 
     pub(crate) fn close_input(&mut self, input_id: &str) -> bool {
+        if let Some(i) = self.prepared.iter().position(|(id, _)| id == input_id) {
+            let (_, body) = self.prepared.remove(i);
+            if self.unconfirmed.len() >= MAX_UNCONFIRMED {
+                self.unconfirmed.remove(0);
+            }
+            self.unconfirmed.push(body);
+        }
         self.open_inputs.remove(input_id).is_some()
+    }
+
+    /// The `user.response` `body` answering `input_id` was built (it becomes unconfirmed once
+    /// sent, see [`Self::unconfirmed`]).
+    pub(crate) fn prepare_response(&mut self, input_id: &str, body: &str) {
+        self.prepared.retain(|(id, _)| id != input_id);
+        if self.prepared.len() >= MAX_UNCONFIRMED {
+            self.prepared.remove(0);
+        }
+        self.prepared.push((input_id.to_owned(), body.to_owned()));
+    }
+
+    /// The `user.response` frames sent since the server's last run event: a `user.reconnect`
+    /// sends them again (the seed has no acknowledgement of client frames; a server that read
+    /// one refuses the repeat as already answered).
+    pub fn unconfirmed(&self) -> &[String] {
+        &self.unconfirmed
+    }
+
+    /// The client sent `user.cancel`: the running turn ends `canceled` (MyAgent has no such
+    /// state: its next failure is the cancel) and its confirmations expire.
+    pub fn note_cancel(&mut self) {
+        if matches!(self.turn, Some((_, false))) {
+            self.cancel_sent = true;
+        }
+    }
+
+    /// The running turn's task (what `user.cancel` stops), if one runs.
+    pub fn running_turn(&self) -> Option<&str> {
+        match &self.turn {
+            Some((t, false)) => Some(t),
+            _ => None,
+        }
     }
 
     /// A canonical id made from a step id (or a tool call id): the id itself in the turn that
@@ -326,6 +385,14 @@ impl MyAgentDecoder {
             }
             self.last_seq = Some(self.last_seq.map_or(seq, |l| l.max(seq)));
             self.unacked += 1;
+        }
+        // A run event (not a connection frame): the server read what was sent before it.
+        if matches!(
+            event.split_once('.').map(|x| x.0),
+            Some("plan" | "solver" | "agent" | "error")
+        ) && !event.starts_with("agent.session_")
+        {
+            self.unconfirmed.clear();
         }
         if let Some(s) = session {
             // A new connection's `system.connected` names a fresh server session; the client
@@ -511,15 +578,29 @@ impl MyAgentDecoder {
     /// The current turn's task, starting a new turn when none is running. Server events of a
     /// turn also settle a confirmation the client did not answer here (another client did).
     fn turn(&mut self, cx: &Cx<'_>, prompt: Option<&str>, sink: &mut Sink<'_>) -> String {
+        self.turn_settling(cx, prompt, true, sink)
+    }
+
+    /// [`Self::turn`]; `settle: false` for an event that ends the turn (its open confirmations
+    /// expire with it: nobody answered them). Nothing settles after the client sent
+    /// `user.cancel`: the agent stops because of the cancel, not because of an answer.
+    fn turn_settling(
+        &mut self,
+        cx: &Cx<'_>,
+        prompt: Option<&str>,
+        settle: bool,
+        sink: &mut Sink<'_>,
+    ) -> String {
         if let Some((t, false)) = &self.turn {
             let t = t.clone();
             sink.task = Some(t.clone());
-            if cx.event != "agent.user_confirm" {
+            if settle && !self.cancel_sent && cx.event != "agent.user_confirm" {
                 self.settle_inputs(cx, &t, sink);
             }
             return t;
         }
         self.turns += 1;
+        self.cancel_sent = false;
         let task = format!("{}/turn-{}", cx.ctx, self.turns);
         self.turn = Some((task.clone(), false));
         self.content_next = 0;
@@ -572,6 +653,8 @@ impl MyAgentDecoder {
         if let Some((_, ended)) = &mut self.turn {
             *ended = true;
         }
+        self.cancel_sent = false;
+        self.unconfirmed.clear();
     }
 
     fn status(
@@ -1215,7 +1298,13 @@ impl MyAgentDecoder {
                 return;
             }
         };
-        let turn = self.turn(cx, None, sink);
+        let turn = self.turn_settling(cx, None, status != "failed", sink);
+        // The failure that follows the client's `user.cancel` is the cancel.
+        let status = if status == "failed" && self.cancel_sent {
+            "canceled"
+        } else {
+            status
+        };
         if diag {
             sink.warn(
                 DiagCode::AgentError,
@@ -1224,14 +1313,14 @@ impl MyAgentDecoder {
             );
         }
         let mut m = Obj::new();
-        if status == "failed" {
+        if status != "working" {
             m.str("reason", if text.is_empty() { &message } else { text });
         }
         let mut a = cx.myagent(&[]);
         a.opt_value("content", cx.content);
         m.obj("myagent", a);
         self.status(cx, &turn, status, Some(&message), m, sink);
-        if status == "failed" {
+        if status != "working" {
             self.end_turn();
         }
     }

@@ -69,6 +69,9 @@ pub enum RespondError {
     NoSession,
     /// No task to resume or cancel.
     NoTask,
+    /// MyAgent: `user.cancel` stops the session's running turn only, and this task is not it
+    /// (a plan step, or a turn that ended).
+    NotCancelable(String),
 }
 
 impl RespondError {
@@ -82,6 +85,7 @@ impl RespondError {
             RespondError::InvalidValue(_) => "invalid-value",
             RespondError::NoSession => "no-session",
             RespondError::NoTask => "no-task",
+            RespondError::NotCancelable(_) => "not-cancelable",
         }
     }
 }
@@ -95,6 +99,10 @@ impl fmt::Display for RespondError {
             RespondError::InvalidValue(why) => write!(f, "{why}"),
             RespondError::NoSession => write!(f, "no session id yet"),
             RespondError::NoTask => write!(f, "no task to address"),
+            RespondError::NotCancelable(id) => write!(
+                f,
+                "task {id} is not the running turn: myagent's user.cancel stops the session's running turn only"
+            ),
         }
     }
 }
@@ -239,8 +247,9 @@ pub fn answer(
                 .ok_or(RespondError::Unsupported("not a myagent stream"))?;
             let session = m.session_id().ok_or(RespondError::NoSession)?.to_owned();
             let content = myagent_content(input_type, value)?;
-            let step = m.step_of(id).unwrap_or(id);
-            let body = myagent::request::response(&session, step, &content, None);
+            let step = m.step_of(id).unwrap_or(id).to_owned();
+            let body = myagent::request::response(&session, &step, &content, None);
+            m.prepare_response(id, &body);
             Ok(ws("user.response", body))
         }
         _ => Err(RespondError::Unsupported(
@@ -330,6 +339,9 @@ pub fn cancel(
                 .myagent()
                 .ok_or(RespondError::Unsupported("not a myagent stream"))?;
             let session = m.session_id().ok_or(RespondError::NoSession)?.to_owned();
+            if m.running_turn() != Some(task_id) {
+                return Err(RespondError::NotCancelable(task_id.to_owned()));
+            }
             Ok(ws(
                 "user.cancel",
                 myagent::request::cancel(&session, reason),

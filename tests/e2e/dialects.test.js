@@ -603,9 +603,70 @@ export const tests = {
     const root = client.getSnapshot().roots[0];
     await client.cancel(root.id);
     await until(() => ended(client), "end");
-    eq(client.store.task(root.id).status, "failed", "MyAgent has no canceled state: the turn failed");
+    eq(client.store.task(root.id).status, "canceled", "MyAgent has no canceled state: the failure after user.cancel is the cancel");
     assert(client.getSnapshot().diagnostics.some((d) => /CANCELED/.test(d.message)), "ERR_CANCELED reported");
     client.close();
+  },
+
+  async myagent_cancel_while_an_approval_waits_ends_canceled_and_expires_the_request(aw) {
+    // Protocol 000, same scenario: Cancel while the approval waits → root canceled, request expired.
+    const run = async (options) => {
+      const client = new aw.AgentClient(options);
+      await until(() => client.pendingInputs().length > 0, "the approval");
+      const input = client.pendingInputs()[0];
+      const root = client.getSnapshot().roots.at(-1);
+      await client.cancel(root.id);
+      await until(() => ended(client), "end");
+      const task = client.store.task(root.id);
+      const req = task.inputs.find((i) => i.id === input.id);
+      client.close();
+      return { status: task.status, request: req.state, providedBy: req.providedBy ?? null };
+    };
+    const ref = await run({ url: `/api/stream?scenario=main&seed=${SEED}&speed=0`, dialect: "canonical" });
+    eq(ref, { status: "canceled", request: "expired", providedBy: null }, "protocol 000");
+    const got = await run({ url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`, dialect: "myagent", message: "go" });
+    eq(got, ref, "myagent: Cancel pressed while the approval waits");
+  },
+
+  async myagent_an_answer_lost_with_its_socket_is_sent_again_after_the_reconnect(aw) {
+    // The first user.response goes into a socket that is already dead (fault loseResponse: the
+    // server never reads it, the connection is cut); the client reconnects with user.reconnect.
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0&faults=loseResponse`,
+      dialect: "myagent", message: "go", reconnect: FAST,
+    });
+    const states = recordStates(client);
+    const answers = answerEverything(client);
+    await until(() => ended(client), "the run", 10_000).catch(() => {});
+    answers.stop();
+    const root = client.getSnapshot().roots.at(-1);
+    const inputs = root?.inputs.map((i) => `${i.id}:${i.state}`).join(", ");
+    const got = { state: client.connection.state, status: root?.status };
+    client.close();
+    eq(got, { state: "closed", status: "completed" }, `after the lost answer (states ${states.join(" → ")}; inputs ${inputs})`);
+    return states.join(" → ");
+  },
+
+  async myagent_cancel_of_a_task_that_is_not_the_running_turn_sends_nothing(aw) {
+    // user.cancel carries no task id: it stops the session's current operation. Cancelling a
+    // plan step (a sub-task) or an earlier, finished turn must not stop the running turn.
+    const sent = [];
+    const client = new aw.AgentClient({ transport: "manual", dialect: "myagent", responder: (r) => { sent.push(r.body.event); } });
+    const f = (event, extra = {}) => client.store.pushEvent({ session_id: "s1", event, timestamp: "2026-01-01T00:00:00Z", ...extra });
+    f("system.connected", { connection_id: "c1", content: { server_version: "x" } });
+    f("plan.start", { step_id: "p1", content: { question: "q1" }, metadata: {} });
+    f("agent.final_answer", { step_id: "a1", content: { answer: "one", answer_type: "text" } });
+    f("plan.start", { step_id: "p2", content: { question: "q2" }, metadata: {} });
+    f("plan.completed", { step_id: "p2", content: { tasks: [{ id: "t1", title: "step 1", description: "d" }] }, metadata: {} });
+    const snap = client.getSnapshot();
+    const [turn1, turn2] = snap.roots;
+    const step = snap.tasks.find((t) => t.id.endsWith("/t1"));
+    eq([turn1.status, turn2.status, !!step], ["completed", "working", true], "two turns, the second with a plan step");
+    const outcome = async (id) => client.cancel(id).then(() => `sent ${sent.splice(0).join(",")}`, (e) => `${e.code} (${sent.splice(0).join(",") || "nothing sent"})`);
+    const got = { finishedTurn: await outcome(turn1.id), planStep: await outcome(step.id), runningTurn: await outcome(turn2.id) };
+    client.close();
+    eq(got.runningTurn, "sent user.cancel", "cancel(the running turn)");
+    assert(!got.finishedTurn.startsWith("sent") && !got.planStep.startsWith("sent"), `user.cancel stops the running turn: ${JSON.stringify(got)}`);
   },
 
   // --- WebSocket transport and MyAgent dialect: first message, attempts, calls after close

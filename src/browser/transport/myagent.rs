@@ -54,16 +54,25 @@ pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
         let (dec, _) = s.dialect_parts()?;
         if !h.first {
             if let Ok(o) = respond::resume(dec) {
-                return Some(o.body);
+                // Answers sent since the server's last run event may have died with the old
+                // socket: they follow the reconnect (a server that read them says so).
+                let again = dec.myagent().map(|m| m.unconfirmed().to_vec());
+                return Some((o.body, again.unwrap_or_default()));
             }
         }
         let content = content.as_deref().and_then(|c| parse(c).ok());
         let metadata = metadata.as_deref().and_then(|m| parse(m).ok());
-        Some(respond::create_session(content.as_ref(), metadata.as_ref()).body)
+        Some((
+            respond::create_session(content.as_ref(), metadata.as_ref()).body,
+            Vec::new(),
+        ))
     });
-    if let Ok(Some(body)) = body {
+    if let Ok(Some((body, again))) = body {
         if socket.send_with_str(&body).is_ok() {
             h.sent.set(true);
+            for a in again {
+                let _ = socket.send_with_str(&a);
+            }
         }
     }
 }
