@@ -765,6 +765,9 @@ impl ClientInner {
         }
         if let Some(id) = answers {
             rpc::mark_answered(sh, &id);
+            // A2A answered by the responder: the fetch loop, waiting for the answer's call,
+            // resumes the task's stream instead.
+            wake(sh);
         }
         if t.kind == "cancel" && out.dialect == Dialect::MyAgent {
             // MyAgent has no canceled state: the turn's next failure is this cancel.

@@ -169,6 +169,9 @@ struct Sent {
     id: u64,
     method: &'static str,
     task_id: Option<String>,
+    /// A result answered it (its stream opened): an error after that ends the stream's task;
+    /// an error before it refused the request.
+    got_result: bool,
 }
 
 /// A2A decoding state of one connection, and the client's JSON-RPC request ids.
@@ -252,6 +255,7 @@ impl A2aDecoder {
             id: self.next_rpc_id,
             method,
             task_id: task_id.map(str::to_owned),
+            got_result: false,
         });
         self.next_rpc_id
     }
@@ -379,7 +383,12 @@ impl A2aDecoder {
             return None;
         }
         match v.get("result") {
-            Some(r) if r.as_object().is_some() => Some(r),
+            Some(r) if r.as_object().is_some() => {
+                if let Some(s) = sent.and_then(|i| self.sent.get_mut(i)) {
+                    s.got_result = true;
+                }
+                Some(r)
+            }
             Some(r) => {
                 let msg = format!("result: expected an event object, found {}", r.type_name());
                 sink.error(DiagCode::RpcInvalid, msg, "$.result");
@@ -462,12 +471,19 @@ impl A2aDecoder {
                 sink.require_warn(Some(err), "message", "string", "$.error.message");
             }
         }
-        let (method, req_task) = match sent.and_then(|i| self.sent.get(i)) {
-            Some(s) => (Some(s.method), s.task_id.clone()),
-            None => (None, None),
+        let (method, req_task, refused_answer) = match sent.and_then(|i| self.sent.get(i)) {
+            Some(s) => (
+                Some(s.method),
+                s.task_id.clone(),
+                // A message to a task that waits for the user (an answer) refused before its
+                // stream opened: the task goes on waiting (the answer may be sent again).
+                s.method == "message/stream" && s.task_id.is_some() && !s.got_result,
+            ),
+            None => (None, None, false),
         };
-        // A failed stream fails its task; a refused cancel or lookup does not.
-        let streaming = method.is_none_or(|m| m == "message/stream" || m == "tasks/resubscribe");
+        // A failed stream fails its task; a refused cancel, lookup or answer does not.
+        let streaming = !refused_answer
+            && method.is_none_or(|m| m == "message/stream" || m == "tasks/resubscribe");
         let task = req_task.or_else(|| self.last_task.clone()).filter(|t| {
             streaming
                 && self
@@ -709,7 +725,13 @@ impl A2aDecoder {
             }
             None => (None, false, None, None),
         };
-        if let Some(input_id) = open_input {
+        // Ended failed, rejected or canceled while waiting: nobody answered, the request
+        // expires with the task (as in protocol 000), no answer is inferred.
+        let unanswered = matches!(
+            state,
+            TaskState::Failed | TaskState::Rejected | TaskState::Canceled
+        );
+        if let Some(input_id) = open_input.filter(|_| !unanswered) {
             let mut e = Obj::event("input-received", ctx, task);
             e.str("inputId", &input_id)
                 .str("providedBy", "user")
@@ -717,7 +739,7 @@ impl A2aDecoder {
             e.raw("metadata", r#"{"a2a":{"inferred":true}}"#);
             sink.event(e.finish());
         }
-        if let Some(auth_id) = open_auth {
+        if let Some(auth_id) = open_auth.filter(|_| !unanswered) {
             let mut e = Obj::event("auth-completed", ctx, task);
             e.str("authId", &auth_id)
                 .str("userId", "user")
@@ -1031,6 +1053,17 @@ impl A2aDecoder {
             sink.require_error(Some(artifact), "parts", "array", &format!("{path}.parts"));
             return;
         };
+        // Artifact ids are unique within their task: another task's artifact of the same id
+        // (the next turn's "answer") is an artifact of its own, `<artifactId>@<taskId>`.
+        let wire_id = art_id;
+        let scoped;
+        let art_id = match self.arts.get(art_id) {
+            Some(a) if a.task_id != task => {
+                scoped = format!("{art_id}@{task}");
+                scoped.as_str()
+            }
+            _ => art_id,
+        };
         // Validate parts; keep the usable ones with their kind.
         let mut good: Vec<(usize, PartKind, &Value<'_>)> = Vec::with_capacity(parts.len());
         for (i, p) in parts.iter().enumerate() {
@@ -1128,7 +1161,7 @@ impl A2aDecoder {
             let first = self.arts.get(slot).is_some_and(|a| a.next == 0);
             let target = self.arts.get(slot).map_or(Target::File, |a| a.target);
             let mut a2a = Obj::new();
-            a2a.str("artifactId", art_id)
+            a2a.str("artifactId", wire_id)
                 .num("part", i as f64)
                 .raw("chunk", &flags);
             if first {

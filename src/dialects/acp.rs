@@ -240,6 +240,12 @@ impl AcpDecoder {
 
     /// Closes the task's open input request (the agent moved on).
     fn close_open_input(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        self.close_open_input_as(cx, true, sink);
+    }
+
+    /// Closes the task's open input request; `answered: false` (the task ended failed or
+    /// canceled while waiting) infers no answer: the request expires with its task.
+    fn close_open_input_as(&mut self, cx: &Cx<'_>, answered: bool, sink: &mut Sink<'_>) {
         let Some(id) = self
             .tasks
             .get_mut(cx.task)
@@ -248,6 +254,9 @@ impl AcpDecoder {
             return;
         };
         self.permissions.remove(&id);
+        if !answered {
+            return;
+        }
         let mut e = Obj::event("input-received", cx.ctx, cx.task);
         e.str("inputId", &id)
             .str("providedBy", "user")
@@ -271,7 +280,8 @@ impl AcpDecoder {
         };
         self.ensure_task(cx, sink);
         if status != Some("waiting-input") {
-            self.close_open_input(cx, sink);
+            let ended_unanswered = matches!(status, Some("failed" | "canceled"));
+            self.close_open_input_as(cx, !ended_unanswered, sink);
         }
         let current = self.tasks.get(cx.task).and_then(|t| t.status);
         if let Some(status) = status.filter(|s| current != Some(*s)) {

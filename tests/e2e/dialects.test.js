@@ -259,9 +259,143 @@ export const sdkTests = {
     client.close();
     return `${methods.length} requests, ${states.length} states`;
   },
+  async dialect_a2a_sdk_server_cancel_while_input_pending_expires_the_request(aw) {
+    // Canceled while it waits for the user: the request was never answered, so it expires (as
+    // in protocol 000), it is not shown as answered by the user.
+    const client = new aw.AgentClient({ url: sdkUrl(), message: "report please", reconnect: FAST });
+    await until(() => client.pendingInputs().length === 1 && /waits/.test(client.connection.reason), "the confirmation");
+    const input = client.pendingInputs()[0];
+    const root = client.getSnapshot().roots[0];
+    await client.cancel(root.id);
+    await until(() => ended(client), `end (${client.connection.reason})`);
+    eq(client.connection.state, "closed", client.connection.reason);
+    eq(client.store.task(root.id).status, "canceled", "canceled");
+    const state = client.store.task(root.id).inputs.find((i) => i.id === input.id).state;
+    eq(state, "expired", "the unanswered confirmation of the canceled task");
+    const err = await client.approve(input.id).then(() => "sent", (e) => e.code);
+    eq(err, "expired", "approve() after the cancel");
+    client.close();
+  },
+  async dialect_a2a_sdk_server_second_turn_keeps_the_first_tasks_answer_and_artifacts(aw) {
+    // The official SDK agent names its artifacts the same in every task ("answer", "summary",
+    // "report"): A2A artifact ids are unique within their task. The second turn of the
+    // conversation (sendMessage, a new task) must not replace the first task's answer or files.
+    const client = new aw.AgentClient({ url: sdkUrl(), message: "report please", reconnect: FAST });
+    const answers = answerEverything(client);
+    await until(() => ended(client), `the first turn (${client.connection.reason})`);
+    const first = client.getSnapshot().roots[0];
+    eq(first.status, "completed", "first turn completed");
+    const before = { content: first.content, artifacts: client.getSnapshot().artifacts.filter((a) => a.taskId === first.id).map((a) => a.name).sort() };
+    await client.sendMessage("another report please", { contextId: first.contextId });
+    await until(() => ended(client) && client.getSnapshot().roots.length === 2, "the second turn");
+    answers.stop();
+    await Promise.all(answers.sent);
+    const snap = client.getSnapshot();
+    const second = snap.roots.find((t) => t.id !== first.id);
+    eq(second.status, "completed", "second turn completed");
+    eq(second.content, before.content, "the second task's answer");
+    const after = { content: client.store.task(first.id).content, artifacts: snap.artifacts.filter((a) => a.taskId === first.id).map((a) => a.name).sort() };
+    eq(after, before, "the first task after the second turn");
+    client.close();
+  },
 };
 
 export const tests = {
+
+  async flows_a2a_answer_through_a_responder_resumes_the_stream(aw) {
+    // The app sends the answers itself (`responder`: here the same message/stream POSTed with
+    // its own fetch, its stream not read): once the responder resolved, the client resumes the
+    // task's stream (tasks/resubscribe) and the run goes on to its end, as it does when the
+    // client sends the answer itself.
+    const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
+    const sent = [];
+    const responder = async (req) => {
+      sent.push(`${req.type} ${req.method}`);
+      const r = await fetch(req.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req.body) });
+      await r.body?.cancel();
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    };
+    const client = new aw.AgentClient({ url, message: "go", responder, reconnect: FAST });
+    const states = recordStates(client);
+    const answers = answerEverything(client);
+    try {
+      await until(() => ended(client), "the end", 10_000).catch((e) => {
+        throw new Error(`${e.message}: ${client.connection.state} (${client.connection.reason}); the responder sent [${sent}]; ${states.join(" → ")}`);
+      });
+    } finally {
+      answers.stop();
+    }
+    await Promise.all(answers.sent);
+    eq(sent, ["input message/stream", "auth message/stream"], "the responder sent both answers");
+    eq(client.getSnapshot().roots[0].status, "completed", `completed (${states.join(" → ")})`);
+    client.close();
+  },
+
+  // --- Flows: cancel while a request is pending, a refused answer (review helper "flows")
+
+  async flows_cancel_while_input_pending_expires_it_in_every_dialect(aw) {
+    const urls = {
+      canonical: { url: `/api/stream?scenario=main&seed=${SEED}&speed=0` },
+      a2a: { url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" },
+      "a2a (sse)": { url: `/api/stream?dialect=a2a&scenario=main&seed=${SEED}&speed=0`, dialect: "a2a", endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } },
+      acp: { url: `/api/stream?dialect=acp&scenario=main&seed=${SEED}&speed=0`, dialect: "acp" },
+      unified: { url: `/api/stream?dialect=unified&scenario=main&seed=${SEED}&speed=0`, dialect: "unified" },
+    };
+    const seen = {};
+    for (const [d, options] of Object.entries(urls)) {
+      const client = new aw.AgentClient({ reconnect: FAST, ...options });
+      await until(() => client.pendingInputs().some((i) => i.requireUser !== false), `${d}: the approval`);
+      const input = client.pendingInputs().find((i) => i.requireUser !== false);
+      const root = client.getSnapshot().roots[0];
+      await client.cancel(root.id);
+      await until(() => ended(client), `${d}: end (${client.connection.reason})`);
+      eq(client.store.task(root.id).status, "canceled", `${d}: canceled`);
+      eq(client.getSnapshot().pendingInputs.length, 0, `${d}: nothing pending`);
+      seen[d] = client.store.task(input.taskId).inputs.find((i) => i.id === input.id).state;
+      client.close();
+    }
+    eq(seen, { canonical: "expired", a2a: "expired", "a2a (sse)": "expired", acp: "expired", unified: "expired" },
+      "the approval nobody answered, after the cancel");
+  },
+
+  async flows_a2a_refused_answer_keeps_the_request_open_for_a_retry(aw) {
+    // The server refuses the answer's message/stream with a JSON-RPC error (as the scenario
+    // server does for an answer it cannot take, or an SDK agent whose handler throws): approve()
+    // rejects with send-failed and, as for an HTTP error or with A2A-ACP, the request stays open
+    // and a retry goes through; the task has not failed on the server.
+    const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
+    const client = new aw.AgentClient({ url, message: "go", reconnect: FAST });
+    const states = recordStates(client);
+    await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
+    const input = client.pendingInputs()[0];
+    const orig = globalThis.fetch;
+    let refused = 0;
+    globalThis.fetch = function (req, init) {
+      if (req instanceof Request && req.method === "POST" && refused++ === 0) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "the answer was refused" } });
+        return Promise.resolve(new Response(body, { status: 200, headers: { "content-type": "application/json" } }));
+      }
+      return orig.call(this, req, init);
+    };
+    let first;
+    try {
+      first = await client.approve(input.id).then(() => "sent", (e) => e.code);
+    } finally {
+      globalThis.fetch = orig;
+    }
+    eq(first, "send-failed", "the refused answer");
+    const root = client.getSnapshot().roots[0];
+    eq([root.status, client.store.task(root.id).inputs.find((i) => i.id === input.id).state, client.connection.state],
+      ["waiting-input", "open", "open"], `after the refusal (${client.connection.reason})`);
+    const second = await client.approve(input.id).then(() => "sent", (e) => `${e.code}: ${e.message}`);
+    eq(second, "sent", "the retry");
+    const answers = answerEverything(client);
+    await until(() => ended(client), `end (${states.join(" → ")})`);
+    answers.stop();
+    await Promise.all(answers.sent);
+    eq(client.store.task(root.id).status, "completed", "completed");
+    client.close();
+  },
   // --- A2A over JSON-RPC (POST /api/a2a): message/stream, answers on the same task, resubscribe
 
   async dialect_a2a_rpc_runs_main_answering_in_a2a(aw) {
@@ -776,4 +910,5 @@ function inWorker(name) {
     w.onerror = (e) => { w.terminate(); reject(new Error(`worker: ${e.message}`)); };
   });
 }
+
 
