@@ -29,12 +29,16 @@
 // bounded by maxAttempts, Worker-mode calls that settle, filters checked on the page, auth and
 // cancel refused after close); raised to 209,902 B (208,878 B, plus 1 KB) after the type and
 // WebSocket fixes of the same review cost 1,129 B (unknown kinds under group patterns, frames
-// over maxEventBytes dropped before the copy, MyAgent reconnect attempts, calls after close).
+// over maxEventBytes dropped before the copy, MyAgent reconnect attempts, calls after close);
+// raised to 211,307 B (210,283 B, plus 1 KB) after the MyAgent, dialect-flow and docs fixes of
+// the same review cost 1,405 B (cancel and lost answers on MyAgent, refused A2A answers, requests
+// of canceled tasks, A2A artifact ids per task, a deny reason as MyAgent feedback, and
+// AgentStore.rawEvents(), the documented raw ring JavaScript could not read).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 209902);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 211307);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

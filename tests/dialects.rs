@@ -797,6 +797,15 @@ fn myagent_answer_ack_reconnect_and_replays() {
     );
     let deny = respond::answer(dec, store, &input, &v(r#""deny""#), None).expect("deny");
     assert!(deny.body.contains(r#""approved":false"#), "{}", deny.body);
+    // deny(id, reason): the reason is the response's feedback.
+    let why = respond::answer_with_reason(dec, store, &input, &v("false"), None, Some("not now"))
+        .expect("deny with a reason");
+    assert!(
+        why.body
+            .contains(r#""content":{"approved":false,"feedback":"not now"}"#),
+        "{}",
+        why.body
+    );
     assert!(s.mark_answered(&input, &mut |_, _, _| {}));
     let (dec, store) = s.dialect_parts().expect("dialect layer");
     assert_eq!(

@@ -116,7 +116,11 @@ export interface AgentClientOptions extends AgentStoreOptions {
      * the request with `Last-Event-ID`.
      */
     resume?: string | ((info: { lastEventId: string; headers?: Headers }) => string);
-    /** Backoff (jitter is the random share taken off each delay), or `false` to never reconnect. */
+    /**
+     * Backoff (jitter is the random share taken off each delay), or `false` to never reconnect.
+     * Defaults: initialDelayMs 1000, maxDelayMs 30000, maxAttempts 8 (failed attempts in a row,
+     * then `failed` with code `gave-up`), jitter 0.5.
+     */
     reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number; jitter?: number };
     /**
      * Reconnect when no byte (comments/heartbeats, WebSocket frames count) arrived for this long; 0 = off. Default 45000.
@@ -143,7 +147,7 @@ export interface AgentClientOptions extends AgentStoreOptions {
      * Return the value to send, or `undefined` (or throw) to hand it to the user.
      */
     coordinator?: (request: InputRequest) => unknown;
-    /** Sent as `userId` with answers. */
+    /** Sent as `userId` with answers (protocol 000 and Unified; A2A, ACP and MyAgent answers have no such field). */
     userId?: string;
 }
 
@@ -647,6 +651,8 @@ struct Target {
     /// The answer as JSON (the value, or the auth details), for the dialects that send it
     /// their own way.
     value: String,
+    /// The user's reason (`deny(id, reason)`), for the dialects whose answer carries one.
+    reason: Option<String>,
 }
 
 /// A dialect's refusal as the client's error codes.
@@ -702,7 +708,14 @@ impl ClientInner {
             Some(match t.kind {
                 "cancel" => respond::cancel(dec, &t.task_id, None),
                 _ => match parse(&t.value) {
-                    Ok(v) => respond::answer(dec, store, &t.id, &v, None),
+                    Ok(v) => respond::answer_with_reason(
+                        dec,
+                        store,
+                        &t.id,
+                        &v,
+                        None,
+                        t.reason.as_deref(),
+                    ),
                     Err(_) => Err(RespondError::InvalidValue("the answer is not JSON".into())),
                 },
             })
@@ -1099,6 +1112,7 @@ impl ClientInner {
                 task_id,
                 context_id,
                 value: value.to_owned(),
+                reason: reason.map(str::to_owned),
             },
             body,
         ))
@@ -1410,7 +1424,9 @@ impl AgentClient {
         self.decide(input_id, true, None)
     }
 
-    /// Denies (the request's own deny option, `false`, or `"deny"`); `reason` goes along.
+    /// Denies (the request's own deny option, `false`, or `"deny"`); `reason` goes along as
+    /// `reason` in the answer's body (protocol 000 and Unified), as the `user.response`'s
+    /// `feedback` (MyAgent); A2A and ACP answers have no such field and drop it.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn deny(&self, input_id: &str, reason: Option<String>) -> js_sys::Promise {
         self.decide(input_id, false, reason)
@@ -1567,6 +1583,7 @@ impl AgentClient {
                 task_id,
                 context_id,
                 value: body.clone(),
+                reason: None,
             },
             body,
         )
@@ -1601,6 +1618,7 @@ impl AgentClient {
             task_id: task_id.to_owned(),
             context_id,
             value: "{}".into(),
+            reason: None,
         };
         future_to_promise(async move { me.send(t, "{}".into()).await.map(|_| JsValue::UNDEFINED) })
     }
@@ -1655,6 +1673,7 @@ impl AgentClient {
             task_id: String::new(),
             context_id: ctx.unwrap_or_default(),
             value: String::new(),
+            reason: None,
         };
         future_to_promise(async move { me.deliver(out, &t).await.map(|_| JsValue::UNDEFINED) })
     }

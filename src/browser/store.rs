@@ -80,7 +80,12 @@ export interface AgentStoreOptions {
     batch?: "none" | "frame";
 }
 
-/** What `getSnapshot()` returns: immutable; identical object until something visible changed. */
+/**
+ * What `getSnapshot()` returns; identical object until something visible changed. Read-only:
+ * the snapshot itself is frozen, but its tasks, artifacts and arrays are shared with later
+ * snapshots (an unchanged task keeps its object), so an edit or an in-place sort would show in
+ * them too: copy first (`[...snap.tasks].sort(…)`).
+ */
 export interface Snapshot {
     /** Changes exactly when visible state changed. */
     version: number;
@@ -750,7 +755,7 @@ impl AgentStore {
         Ok(self.borrow()?.visible_version() as f64)
     }
 
-    /// The current state as an immutable snapshot. Returns the same object until something
+    /// The current state as a read-only snapshot (see `Snapshot`). Returns the same object until something
     /// visible changed (for React's `useSyncExternalStore`; wrap the method, it needs its `this`).
     #[wasm_bindgen(js_name = getSnapshot, unchecked_return_type = "Snapshot")]
     pub fn get_snapshot(&self) -> Result<JsValue, JsValue> {
@@ -925,6 +930,25 @@ impl AgentStore {
         json_array(self.borrow()?.session.store().diagnostics())
     }
 
+    /// The raw-event ring (`rawLogEvents` option), oldest first: each event's data as received
+    /// (cut to 2 KiB, secrets redacted) with its position in the stream. Empty when it is off.
+    #[wasm_bindgen(js_name = rawEvents, unchecked_return_type = "{ position: number; raw: string }[]")]
+    pub fn raw_events(&self) -> Result<JsValue, JsValue> {
+        let inner = self.borrow()?;
+        let out = js_sys::Array::new();
+        for (pos, raw) in inner.session.store().raw_events() {
+            let o = js_sys::Object::new();
+            js_sys::Reflect::set(
+                &o,
+                &JsValue::from_str("position"),
+                &JsValue::from_f64(*pos as f64),
+            )?;
+            js_sys::Reflect::set(&o, &JsValue::from_str("raw"), &JsValue::from_str(raw))?;
+            out.push(&o);
+        }
+        Ok(out.into())
+    }
+
     /// Open input requests waiting for the user (not those a coordinator is answering).
     #[wasm_bindgen(js_name = pendingInputs, unchecked_return_type = "InputRequest[]")]
     pub fn pending_inputs(&self) -> Result<JsValue, JsValue> {
@@ -958,7 +982,8 @@ impl AgentStore {
         self.update(|inner| inner.session.store_mut().advance_clock(now_ms as i64))
     }
 
-    /// Stops delivery: removes every listener and handler; later calls fail with `closed`.
+    /// Stops delivery: removes every listener and handler; later feeds and registrations fail
+    /// with `closed` (reads such as `getSnapshot`, `task`, `stateJson` still give the last state).
     pub fn close(&self) {
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
             inner.closed = true;

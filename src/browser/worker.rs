@@ -146,7 +146,7 @@ impl WorkerClient {
         self.remote.on_connection_change(&listener)
     }
 
-    /// The current state as an immutable snapshot (the same object until something changed).
+    /// The current state as a read-only snapshot (see `Snapshot`; the same object until something changed).
     #[wasm_bindgen(js_name = getSnapshot, unchecked_return_type = "Snapshot")]
     pub fn get_snapshot(&self) -> JsValue {
         self.remote.get_snapshot()

@@ -137,18 +137,22 @@ const NO: &[&str] = &[
 ];
 
 /// The `content` of a MyAgent `user.response` for `value`, by the request's input type.
-fn myagent_content(input_type: InputType, value: &Value<'_>) -> Result<String, RespondError> {
+fn myagent_content(
+    input_type: InputType,
+    value: &Value<'_>,
+    reason: Option<&str>,
+) -> Result<String, RespondError> {
     if value.get("approved").and_then(Value::as_bool).is_some() {
         return Ok(value.to_json());
     }
     let word = |s: &str, list: &[&str]| list.iter().any(|w| s.eq_ignore_ascii_case(w));
     match (input_type, value) {
-        (_, Value::Bool(b)) => Ok(myagent::request::response_content(*b, None, None)),
+        (_, Value::Bool(b)) => Ok(myagent::request::response_content(*b, reason, None)),
         (InputType::Confirmation, Value::String(s)) if word(s, YES) => {
-            Ok(myagent::request::response_content(true, None, None))
+            Ok(myagent::request::response_content(true, reason, None))
         }
         (InputType::Confirmation, Value::String(s)) if word(s, NO) => {
-            Ok(myagent::request::response_content(false, None, None))
+            Ok(myagent::request::response_content(false, reason, None))
         }
         (InputType::Confirmation, Value::String(s)) => {
             Ok(myagent::request::response_content(true, Some(s), None))
@@ -176,6 +180,19 @@ pub fn answer(
     id: &str,
     value: &Value<'_>,
     message_id: Option<&str>,
+) -> Result<Outgoing, RespondError> {
+    answer_with_reason(dec, store, id, value, message_id, None)
+}
+
+/// [`answer`] with the user's `reason` (a denial's why): MyAgent sends it as the response's
+/// `feedback` (when the value carries none of its own); A2A and ACP answers have no such field.
+pub fn answer_with_reason(
+    dec: &mut DialectDecoder,
+    store: &Store,
+    id: &str,
+    value: &Value<'_>,
+    message_id: Option<&str>,
+    reason: Option<&str>,
 ) -> Result<Outgoing, RespondError> {
     let (task, ctx, input_type, state) = if let Some(r) = store.input(id) {
         (
@@ -246,7 +263,7 @@ pub fn answer(
                 .myagent()
                 .ok_or(RespondError::Unsupported("not a myagent stream"))?;
             let session = m.session_id().ok_or(RespondError::NoSession)?.to_owned();
-            let content = myagent_content(input_type, value)?;
+            let content = myagent_content(input_type, value, reason)?;
             let step = m.step_of(id).unwrap_or(id).to_owned();
             let body = myagent::request::response(&session, &step, &content, None);
             m.prepare_response(id, &body);

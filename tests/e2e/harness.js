@@ -7,12 +7,13 @@ import { tests as hostileTests } from "./hostile.test.js";
 import { tests as soakTests, longTests as longSoakTests } from "./soak.test.js";
 import { benches } from "./transport.bench.js";
 import { tests as workerTests } from "./worker.test.js";
+import { tests as docsTests } from "./docs.test.js";
 
 // ?bench runs the benchmarks instead of the tests; ?soak the long soak (tests/e2e/soak.test.js).
 const params = new URLSearchParams(location.search);
 const tests = params.has("bench") ? benches
   : params.has("soak") ? longSoakTests
-  : { ...clientTests, ...dialectTests, ...hostileTests, ...soakTests, ...workerTests };
+  : { ...clientTests, ...dialectTests, ...hostileTests, ...soakTests, ...workerTests, ...docsTests };
 
 await init();
 window.__tests = Object.keys(tests);

@@ -148,3 +148,8 @@ export function unknownKinds(store: AgentStore, worker: WorkerClient): void {
   store.on("unknown", (e) => console.log(e.unknownKind));
   void worker.sendMessage("next");
 }
+
+// The raw-event ring (rawLogEvents option), readable from JavaScript.
+export function rawRing(store: AgentStore): string[] {
+  return store.rawEvents().map((e: { position: number; raw: string }) => `${e.position}: ${e.raw}`);
+}
