@@ -34,7 +34,7 @@ wasm=target/wasm32-unknown-unknown/release/agentwire.wasm
 
 # 2-4 only when an input changed: the wasm, the template, this script, the tool versions.
 stamp=target/pkg.stamp
-key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
+key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh scripts/lib/harden-glue.mjs; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
 outputs() { find pkg -type f -print0 2>/dev/null | sort -z | xargs -0r sha256sum | sha256sum | cut -d' ' -f1; }
 if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$key" ] && [ "$(sed -n 2p "$stamp")" = "$(outputs)" ]; then
   log "pkg/ is up to date (agentwire $version)"
@@ -43,6 +43,9 @@ else
   rm -rf "$stage" && mkdir -p "$stage/web"
   wasm-bindgen --target bundler --out-dir "$stage" --out-name agentwire "$wasm"
   wasm-bindgen --target web --out-dir "$stage/web" --out-name agentwire "$wasm"
+  # Type checks wasm-bindgen leaves out of release glue (the class of `this`, string and byte
+  # arguments): hostile values become invalid-argument errors, not wasm traps or panics.
+  node scripts/lib/harden-glue.mjs "$stage/agentwire_bg.js" "$stage/web/agentwire.js"
   # rustc 1.95's wasm32-unknown-unknown default features (its target_features section); wasm-opt
   # also reads that section, the flags make the set explicit. Binaryen < 121 cannot parse this output.
   features=(--enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong --enable-multivalue

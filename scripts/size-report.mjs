@@ -33,12 +33,15 @@
 // raised to 211,307 B (210,283 B, plus 1 KB) after the MyAgent, dialect-flow and docs fixes of
 // the same review cost 1,405 B (cancel and lost answers on MyAgent, refused A2A answers, requests
 // of canceled tasks, A2A artifact ids per task, a deny reason as MyAgent feedback, and
-// AgentStore.rawEvents(), the documented raw ring JavaScript could not read).
+// AgentStore.rawEvents(), the documented raw ring JavaScript could not read); raised to
+// 212,696 B (211,672 B, plus 1 KB) for the glue's argument checks (scripts/lib/harden-glue.mjs:
+// the class of `this`, string and byte arguments; 779 B of JS) and callbacks checked when
+// registered (365 B over the guard in all).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 211307);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 212696);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

@@ -485,6 +485,17 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
                 "options.headers must be an object",
             ));
         }
+        if let Some(hs) = h.dyn_ref::<web_sys::Headers>() {
+            // What fetch takes too: its entries (Object.keys of a Headers is empty).
+            if let Ok(Some(entries)) = js_sys::try_iter(hs) {
+                for pair in entries.flatten() {
+                    let pair: js_sys::Array = pair.unchecked_into();
+                    if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                        headers.push((k, v));
+                    }
+                }
+            }
+        }
         for key in js_sys::Object::keys(h.unchecked_ref::<js_sys::Object>()).iter() {
             let k = key.as_string().unwrap_or_default();
             let v = js_sys::Reflect::get(&h, &key)
@@ -1310,6 +1321,7 @@ impl AgentClient {
         listener: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
         check_alive()?;
+        super::error::check_function(&listener, "the listener")?;
         if self.inner.closed.get() {
             // The state is final: nothing to listen to, nothing to keep.
             return Ok(Closure::<dyn FnMut()>::new(|| {}).into_js_value());

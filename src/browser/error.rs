@@ -14,3 +14,16 @@ pub fn js_error(code: &str, message: &str) -> JsValue {
     let _ = js_sys::Reflect::set(&e, &JsValue::from_str("code"), &JsValue::from_str(code));
     e.into()
 }
+
+/// `Err(invalid-argument)` unless `f` is a function (wasm-bindgen does not check a
+/// `js_sys::Function` parameter: a handler that is not one was kept and threw at every event).
+pub fn check_function(f: &JsValue, what: &str) -> Result<(), JsValue> {
+    if f.is_function() {
+        Ok(())
+    } else {
+        Err(js_error(
+            "invalid-argument",
+            &format!("{what} must be a function"),
+        ))
+    }
+}

@@ -9,7 +9,7 @@
 //! handler may call back into the store.
 
 use super::convert::{from_json, to_json};
-use super::error::{check_alive, js_error};
+use super::error::{check_alive, check_function, js_error};
 use super::global::{monotonic_ms, next_frame, report_error};
 use crate::events::Redactor;
 use crate::filter::EventFilter;
@@ -472,6 +472,7 @@ impl AgentStore {
         f: js_sys::Function,
         filter: HandlerFilter,
     ) -> Result<js_sys::Function, JsValue> {
+        check_function(&f, "the handler")?;
         let id = self.borrow_mut()?.add_handler(filter, Some(f), 0);
         Ok(unsubscribe_fn(&self.inner, id, false))
     }
@@ -816,6 +817,7 @@ impl AgentStore {
         #[wasm_bindgen(unchecked_param_type = "(snapshot: Snapshot) => void")]
         listener: js_sys::Function,
     ) -> Result<js_sys::Function, JsValue> {
+        check_function(&listener, "the listener")?;
         let id = {
             let mut inner = self.borrow_mut()?;
             inner.next_id += 1;

@@ -143,6 +143,7 @@ impl WorkerClient {
         #[wasm_bindgen(unchecked_param_type = "(info: ConnectionInfo) => void")]
         listener: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
+        super::error::check_function(&listener, "the listener")?;
         self.remote.on_connection_change(&listener)
     }
 
@@ -159,6 +160,7 @@ impl WorkerClient {
         #[wasm_bindgen(unchecked_param_type = "(snapshot: Snapshot) => void")]
         listener: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
+        super::error::check_function(&listener, "the listener")?;
         self.remote.subscribe(&listener)
     }
 
@@ -169,12 +171,14 @@ impl WorkerClient {
         #[wasm_bindgen(unchecked_param_type = "(event: AgentEvent) => void")]
         handler: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
+        super::error::check_function(&handler, "the handler")?;
         self.remote.on_any(&handler)
     }
 
     /// `on(kind, handler)` (typed in `interface WorkerClient` above).
     #[wasm_bindgen(js_name = on, skip_typescript)]
     pub fn on_kind(&self, kind: &str, handler: js_sys::Function) -> Result<JsValue, JsValue> {
+        super::error::check_function(&handler, "the handler")?;
         self.remote.on(kind, &handler)
     }
 
@@ -187,6 +191,7 @@ impl WorkerClient {
         handler: js_sys::Function,
     ) -> Result<JsValue, JsValue> {
         check_filter(&filter)?;
+        super::error::check_function(&handler, "the handler")?;
         self.remote.subscribe_events(&filter, &handler)
     }
 

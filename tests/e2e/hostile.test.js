@@ -716,4 +716,157 @@ export const tests = {
     client.close();
     eq(new mainAw.AgentStore().getSnapshot().tasks.length, 0, "another instance unaffected");
   },
+
+  /**
+   * A method of one class called with an object of another class as `this` (wasm-bindgen does
+   * not check the class of `this`: the Rust side read the other object's memory as its own).
+   * It must be a typed invalid-argument error, never a panic (which stopped the whole module)
+   * nor a read or write of the other object's memory (a hang, a corrupted decoder).
+   */
+  async hostile_wrong_this_from_another_class_is_an_error_not_a_panic(_aw) {
+    const { aw } = await freshInstance();
+    const T = "2025-11-06T10:30:00Z";
+    const created = `event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"${T}"}\n\n`;
+    const client = new aw.AgentClient({ transport: "manual" });
+    const store = new aw.AgentStore();
+    const decoder = new aw.StreamDecoder();
+    const it = client.events();
+    const getSnapshot = store.getSnapshot;
+    const calls = {
+      "AgentStore.getSnapshot on an AgentClient": () => aw.AgentStore.prototype.getSnapshot.call(client),
+      "AgentStore.feedText on an AgentClient": () => aw.AgentStore.prototype.feedText.call(client, created),
+      "AgentClient.pendingInputs on an AgentStore": () => aw.AgentClient.prototype.pendingInputs.call(store),
+      "StreamDecoder.feed on an AgentStore": () => aw.StreamDecoder.prototype.feed.call(store, new TextEncoder().encode(created)),
+      "AgentStore.close on a StreamDecoder": () => aw.AgentStore.prototype.close.call(decoder),
+      "EventStream.next on an AgentStore": () => Object.getPrototypeOf(it).next.call(store),
+      "unbound getSnapshot": () => getSnapshot(),
+    };
+    const wrong = [];
+    for (const [name, f] of Object.entries(calls)) {
+      const e = await Promise.race([thrown(f), sleep(1000).then(() => "hung")]);
+      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e === "hung" ? "hung" : e ? `${e.name} ${e.code} ${e.message.slice(0, 90)}` : "no error"}`);
+    }
+    const alive = await thrown(() => new aw.AgentStore().feedText(created));
+    eq(alive && `${alive.code} ${alive.message.slice(0, 60)}`, null, "the module still works");
+    eq(wrong, [], "each call refused with invalid-argument");
+    eq(decoder.feed(new TextEncoder().encode(created)).map((d) => d.event?.kind ?? d.diagnostic.code), ["task-created"], "the decoder intact");
+    store.feedText(created);
+    eq(store.getSnapshot().tasks.length, 1, "the store intact");
+    client.close();
+  },
+
+  /**
+   * An id that is not a string (the event object instead of its inputId, a number): a typed
+   * invalid-argument error, not `RuntimeError: memory access out of bounds` (wasm-bindgen's
+   * glue handed the allocator a pointer it never allocated).
+   */
+  async hostile_non_string_ids_are_invalid_argument_errors_not_wasm_traps(_aw) {
+    const { aw } = await freshInstance();
+    const store = new aw.AgentStore();
+    const client = new aw.AgentClient({ transport: "manual" });
+    const decoder = new aw.StreamDecoder();
+    const event = { kind: "input-required", inputId: "i1" };
+    const calls = {
+      "store.task(42)": () => store.task(42),
+      "store.artifact({})": () => store.artifact({}),
+      "store.feedText(123)": () => store.feedText(123),
+      "store.on(5, fn)": () => store.on(5, () => {}),
+      "client.approve(event)": () => client.approve(event),
+      "client.cancel(42)": () => client.cancel(42),
+      "client.authUrl(true)": () => client.authUrl(true),
+      "decoder.lastEventId = 5": () => { decoder.lastEventId = 5; },
+      "store.feedText(Symbol())": () => store.feedText(Symbol("x")),
+    };
+    const wrong = [];
+    for (const [name, f] of Object.entries(calls)) {
+      const e = await thrown(f);
+      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "no error"}`);
+    }
+    client.close();
+    eq(wrong, [], "each call refused with invalid-argument");
+  },
+
+  /**
+   * `feed` takes bytes: an ArrayBuffer (`await res.arrayBuffer()`, a binary WebSocket message)
+   * or a DataView was silently fed as nothing, a string as NUL bytes, a Uint16Array as its
+   * elements cut to 8 bits. Each is either read as its bytes or refused with invalid-argument.
+   */
+  async hostile_feed_never_silently_drops_or_mangles_non_uint8array_input(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const text = `event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"${T}","prompt":"\u00e9t\u00e9"}\n\n`;
+    const bytes = () => new TextEncoder().encode(text);
+    const inputs = {
+      ArrayBuffer: () => bytes().buffer,
+      DataView: () => new DataView(bytes().buffer),
+      string: () => text,
+      Uint16Array: () => Uint16Array.from(text, (ch) => ch.charCodeAt(0)),
+      "{length: -1}": () => ({ length: -1 }),
+    };
+    const wrong = [];
+    for (const [name, make] of Object.entries(inputs)) {
+      for (const [what, feed, expected] of [
+        ["AgentStore", (x) => { const s = new aw.AgentStore(); s.feed(x); return [...s.getSnapshot().tasks.map((t) => t.id), ...s.diagnostics().map((d) => d.code)]; }, ["t"]],
+        ["StreamDecoder", (x) => new aw.StreamDecoder().feed(x).map((d) => d.event?.prompt ?? d.diagnostic.code), ["\u00e9t\u00e9"]],
+      ]) {
+        let got;
+        try { got = feed(make()); } catch (e) { got = e; }
+        const ok = got instanceof Error ? got.code === "invalid-argument" : JSON.stringify(got) === JSON.stringify(expected);
+        if (!ok) wrong.push(`${what}.feed(${name}): ${got instanceof Error ? `${got.constructor.name} ${got.code} ${got.message.slice(0, 50)}` : JSON.stringify(got)}`);
+      }
+    }
+    eq(wrong, [], "read as bytes or refused, never silently dropped");
+  },
+
+  /**
+   * A handler or listener that is not a function (`store.on("tool-start")` without one, a
+   * string): refused when registered with invalid-argument, instead of being kept and making
+   * every later feed throw (or, for a client, a page error on every event and at close).
+   */
+  async hostile_callbacks_that_are_not_functions_are_refused_when_registered(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const ev = { kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T };
+    const store = new aw.AgentStore();
+    const client = new aw.AgentClient({ transport: "manual" });
+    const calls = {
+      "store.on('*')": () => store.on("*"),
+      "store.on('*', 5)": () => store.on("*", 5),
+      "store.onAny('x')": () => store.onAny("x"),
+      "store.subscribeEvents({}, null)": () => store.subscribeEvents({}, null),
+      "store.subscribe('x')": () => store.subscribe("x"),
+      "client.on('*', {})": () => client.on("*", {}),
+      "client.onConnectionChange('x')": () => client.onConnectionChange("x"),
+    };
+    const wrong = [];
+    for (const [name, f] of Object.entries(calls)) {
+      const e = await thrown(f);
+      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "accepted"}`);
+    }
+    const later = await thrown(() => { store.pushEvent(ev); client.store.pushEvent(ev); client.close(); });
+    eq(wrong, [], "refused when registered");
+    eq(later && `${later.name}: ${later.message}`, null, "later feeds do not throw");
+    eq([store.listenerCount, store.getSnapshot().tasks.length], [0, 1], "nothing kept, the event applied");
+  },
+
+  /**
+   * `headers` given as a `Headers` object (what fetch takes): its entries were silently dropped
+   * (Object.keys of a Headers is empty), so an `Authorization` header never went out.
+   */
+  async hostile_headers_given_as_a_headers_object_are_sent(aw) {
+    const seen = [];
+    const orig = globalThis.fetch;
+    globalThis.fetch = function (req, init) {
+      if (req instanceof Request) seen.push(req.headers.get("x-hostile"));
+      return orig.call(this, req, init);
+    };
+    let c;
+    try {
+      c = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0", headers: new Headers({ "X-Hostile": "yes" }) });
+      await until(() => ended(c), "the run");
+    } finally {
+      globalThis.fetch = orig;
+      if (c) c.close();
+    }
+    assert(seen.length >= 1, "a request went out");
+    eq(seen, seen.map(() => "yes"), "the header on the stream request");
+  },
 };
