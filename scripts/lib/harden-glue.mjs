@@ -9,7 +9,7 @@
 // - `feed(chunk)` given an ArrayBuffer or a DataView fed nothing, a string fed NUL bytes, a
 //   Uint16Array its elements cut to 8 bits, `{length: -1}` trapped in malloc.
 // Each becomes an `Error` with code `invalid-argument` (ArrayBuffer and DataView are read as
-// their bytes). Fails when the glue does not have the expected shape (another wasm-bindgen).
+// their bytes; a `number[]`, which the types allow, as before: each number taken modulo 256). Fails when the glue does not have the expected shape (another wasm-bindgen).
 //   node scripts/lib/harden-glue.mjs GLUE.js...
 import fs from "node:fs";
 
@@ -18,6 +18,7 @@ const ERR = `function awArgError(m){const e=new Error(m);e.name="AgentwireError"
 function awBytes(arg){if(arg instanceof Uint8Array)return arg;
 if(ArrayBuffer.isView(arg)&&(arg instanceof DataView||arg.BYTES_PER_ELEMENT===1))return new Uint8Array(arg.buffer,arg.byteOffset,arg.byteLength);
 if(arg instanceof ArrayBuffer||(typeof SharedArrayBuffer!=="undefined"&&arg instanceof SharedArrayBuffer))return new Uint8Array(arg);
+if(Array.isArray(arg))return Uint8Array.from(arg);
 throw awArgError(\`expected bytes (a Uint8Array), got \${typeof arg==="string"?"a string (use feedText)":Object.prototype.toString.call(arg)}\`)}
 `;
 const BRAND = `

@@ -41,9 +41,14 @@ impl StreamDecoder {
         Ok(StreamDecoder { inner })
     }
 
-    /// Feeds the next bytes; returns the events and diagnostics they completed, in order.
+    /// Feeds the next bytes (a `Uint8Array`, an `ArrayBuffer` or `DataView`, or an array of byte
+    /// values); returns the events and diagnostics they completed, in order.
     #[wasm_bindgen(unchecked_return_type = "Decoded[]")]
-    pub fn feed(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
+    pub fn feed(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | DataView | number[]")]
+        chunk: &[u8],
+    ) -> Result<JsValue, JsValue> {
         check_alive()?;
         let mut out = String::from("[");
         let mut first = true;

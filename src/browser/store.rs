@@ -689,8 +689,13 @@ impl AgentStore {
         })
     }
 
-    /// Feeds the next bytes of an SSE stream (any chunk boundaries).
-    pub fn feed(&self, chunk: &[u8]) -> Result<(), JsValue> {
+    /// Feeds the next bytes of an SSE stream (any chunk boundaries): a `Uint8Array`, an
+    /// `ArrayBuffer` or `DataView` (their bytes), or an array of byte values.
+    pub fn feed(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | DataView | number[]")]
+        chunk: &[u8],
+    ) -> Result<(), JsValue> {
         self.feed_bytes(chunk)
     }
 

@@ -153,3 +153,11 @@ export function unknownKinds(store: AgentStore, worker: WorkerClient): void {
 export function rawRing(store: AgentStore): string[] {
   return store.rawEvents().map((e: { position: number; raw: string }) => `${e.position}: ${e.raw}`);
 }
+
+// feed() takes what fetch and WebSocket hand out: bytes, an ArrayBuffer, a DataView.
+export async function feedForms(store: AgentStore, res: Response): Promise<void> {
+  store.feed(new Uint8Array(await res.clone().arrayBuffer()));
+  store.feed(await res.arrayBuffer());
+  store.feed(new DataView(new ArrayBuffer(0)));
+  store.feed([0x3a, 0x0a]);
+}
