@@ -69,6 +69,9 @@ else
   # Worker mode's entry (WorkerClient): one per target, next to the glue it imports.
   cp pkg-template/worker.js "$stage/agentwire-worker.js"
   cp pkg-template/worker-web.js "$stage/web/agentwire-worker.js"
+  # Node's entry (the "node" condition of "."): Node cannot import the bundler glue's .wasm, so
+  # `import "agentwire"` there gets the web build with the wasm read from disk.
+  cp pkg-template/node.js "$stage/agentwire-node.js"
   # --target=es2022: the minified syntax stays ES2022 (what the glue and the Worker entry, with its
   # top-level await, already need). wasm-bindgen's first line `/* @ts-self-types="./agentwire.d.ts" */`
   # (types for a glue imported by URL: Deno, a CDN) is put back, since esbuild drops every comment.

@@ -75,4 +75,18 @@ if (JSON.stringify(got) !== JSON.stringify(want)) {
   console.error(`bundler smoke test: the bundled app printed ${out}, expected ${JSON.stringify(want)}`);
   process.exit(1);
 }
-console.log(`bundler smoke test ok: the bundled app ran and printed ${out}`);
+
+// 5. Node's `import "agentwire"` (the "node" condition: the web build with the wasm read from
+// disk; it failed with ERR_UNKNOWN_FILE_EXTENSION ".wasm" before), from ESM and from require().
+for (const [flag, code] of [
+  ["--input-type=module", `import { AgentStore } from "agentwire"; console.log(new AgentStore({}).getSnapshot().version);`],
+  ["--input-type=commonjs", `const { AgentStore } = require("agentwire"); console.log(new AgentStore({}).getSnapshot().version);`],
+]) {
+  if (flag === "--input-type=commonjs" && !process.features.require_module) continue; // Node < 20.19
+  const printed = execFileSync(process.execPath, [flag, "-e", code], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] }).toString().trim();
+  if (printed !== "0") {
+    console.error(`bundler smoke test: Node's import "agentwire" (${flag}) printed ${printed}, expected 0`);
+    process.exit(1);
+  }
+}
+console.log(`bundler smoke test ok: the bundled app ran and printed ${out}; Node imports "agentwire" as is`);

@@ -10,5 +10,8 @@ if ! [ -f pkg/agentwire.d.ts ] || ! [ -f pkg/web/agentwire.d.ts ]; then bash scr
 mkdir -p tests/types/node_modules
 ln -sfn ../../../pkg tests/types/node_modules/agentwire
 tools/node_modules/.bin/tsc -p tests/types
+# The old `moduleResolution: "node"` (node10) ignores `exports`: "agentwire/web" needs `typesVersions`.
+tools/node_modules/.bin/tsc --noEmit --strict --target ES2022 --module ESNext --moduleResolution node10 \
+  --lib ES2022,DOM,ESNext.Disposable tests/types/resolution-node10.ts
 expect=$(grep -c '// @ts-expect-error' tests/types/must-fail.ts)
-echo "type tests ok: consumer.ts compiles; $expect @ts-expect-error lines in must-fail.ts are all errors"
+echo "type tests ok: consumer.ts compiles (and resolution-node10.ts under moduleResolution node10); $expect @ts-expect-error lines in must-fail.ts are all errors"

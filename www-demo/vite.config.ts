@@ -16,4 +16,8 @@ export default defineConfig({
   // The package's WorkerClient starts a module Worker whose code awaits the wasm at top level:
   // bundle workers as ES modules (Vite's default "iife" cannot hold a top-level await).
   worker: { format: "es" },
+  // Keep the package out of the dev server's dependency pre-bundling: pre-bundled, its glue is a
+  // different module from the one its .wasm imports, and the page fails at start. (Not needed
+  // while the package is linked from ../pkg, which Vite never pre-bundles; your app installs it.)
+  optimizeDeps: { exclude: ["agentwire"] },
 });
