@@ -1,14 +1,15 @@
 // Bundler smoke test: installs the built package the way a user's app gets it (`npm pack pkg/`,
 // unpacked into target/smoke-bundler/node_modules/agentwire, so `files`, `exports` and
 // `sideEffects` are what is tested), bundles a tiny app that does `import { AgentStore } from
-// "agentwire"` with esbuild (tools/), then runs the bundle in Node and checks what it printed.
+// "agentwire"` with esbuild (tools/), then runs the bundle in Node and checks what it printed;
+// then Node's own `import "agentwire"`, and an app under Vite's dev server in Chromium.
 // esbuild has no WebAssembly/ESM integration (webpack 5 and Vite 8 do): a 20-line plugin stands in
 // for it, instantiating the .wasm with top-level await the way those bundlers do.
 //   node scripts/smoke-bundler.mjs
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -89,4 +90,63 @@ for (const [flag, code] of [
     process.exit(1);
   }
 }
-console.log(`bundler smoke test ok: the bundled app ran and printed ${out}; Node imports "agentwire" as is`);
+// 6. Vite's dev server with the package installed as a real directory (the demo links ../pkg,
+// which Vite never pre-bundles), configured as the package README says: an AgentStore and a
+// WorkerClient in Chromium. Without `optimizeDeps.exclude` the page failed at start
+// (`reading '__wbindgen_externrefs'`: the pre-bundled glue is not the module the wasm imports).
+// Vite comes from www-demo/ (pinned there, installed by scripts/demo-e2e.sh).
+const viteDir = path.join(root, "www-demo/node_modules/vite");
+if (!existsSync(path.join(viteDir, "package.json"))) {
+  console.error("bundler smoke test: www-demo/node_modules/vite is missing: run scripts/demo-e2e.sh (or npm ci in www-demo/) first");
+  process.exit(1);
+}
+symlinkSync(viteDir, path.join(dir, "node_modules/vite"));
+writeFileSync(path.join(dir, "index.html"), `<!doctype html><meta charset="utf-8"><script type="module" src="/main.js"></script>\n`);
+writeFileSync(path.join(dir, "main.js"), `
+import { AgentStore, WorkerClient } from "agentwire";
+const text = ${JSON.stringify('event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n')};
+try {
+  const store = new AgentStore({});
+  store.feedText(text);
+  const worker = new WorkerClient({ transport: "manual" });
+  worker.feed(new TextEncoder().encode(text));
+  await worker.finish();
+  window.__result = { store: store.getSnapshot().tasks.length, worker: worker.getSnapshot().tasks.length };
+  worker.close();
+} catch (e) { window.__result = { error: String(e) }; }
+`);
+const vite = await import(pathToFileURL(path.join(viteDir, "dist/node/index.js")).href);
+const server = await vite.createServer({
+  root: dir, configFile: false, logLevel: "error", clearScreen: false,
+  server: { host: "127.0.0.1", port: 0, strictPort: false },
+  // The package README's Vite settings.
+  optimizeDeps: { exclude: ["agentwire"] },
+  worker: { format: "es" },
+});
+let devResult;
+try {
+  await server.listen();
+  const url = server.resolvedUrls.local[0];
+  const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
+    "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic"] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(url);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 }).catch(() => {});
+    devResult = await page.evaluate(() => window.__result);
+    if (problems.length) devResult = { ...devResult, problems };
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await server.close();
+}
+if (JSON.stringify(devResult) !== JSON.stringify({ store: 1, worker: 1 })) {
+  console.error(`bundler smoke test: the app under Vite's dev server gave ${JSON.stringify(devResult)}, expected {"store":1,"worker":1}`);
+  process.exit(1);
+}
+console.log(`bundler smoke test ok: the bundled app ran and printed ${out}; Node imports "agentwire" as is; Vite ${vite.version} dev server: AgentStore and WorkerClient work`);

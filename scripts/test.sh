@@ -5,7 +5,8 @@
 #   fail), native tests, fuzz smoke (5 s per target;
 #   SKIPPED without a nightly toolchain), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
-#   the scenario server), Node smoke test of the built package, bundler (esbuild) smoke test.
+#   the scenario server), Node smoke test of the built package, bundler smoke test (esbuild, Node
+#   import, Vite dev server).
 # Ends with a summary: time and test counts per layer. Logs: target/test-logs/. Works unattended
 # (CI=true, no stdin); caches stay in the clone (target/, tools/node_modules/).
 set -euo pipefail
@@ -76,6 +77,6 @@ step "browser tests (headless Chromium)"          browser_counts  logged browser
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
 step "Node smoke test (pkg/web, initSync)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
-step "bundler smoke test (esbuild, npm pack)"     bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
+step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary
 printf '\nall checks passed\n'
