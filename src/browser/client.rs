@@ -666,6 +666,31 @@ struct Target {
     reason: Option<String>,
 }
 
+/// `Ok` while a request is open; `already-answered` or `expired` otherwise (`what` is "input"
+/// or "auth", `done` how it ended: "answered", "completed"; `id_js` names it on the error).
+fn still_open(
+    state: RequestState,
+    what: &str,
+    id: &str,
+    done: &str,
+    id_js: &[(&str, JsValue)],
+) -> Result<(), JsValue> {
+    let id = crate::json::Quoted(id);
+    match state {
+        RequestState::Open => Ok(()),
+        RequestState::Answered => Err(error_with(
+            "already-answered",
+            &format!("{what} {id} was already {done}"),
+            id_js,
+        )),
+        RequestState::Expired => Err(error_with(
+            "expired",
+            &format!("{what} {id} expired"),
+            id_js,
+        )),
+    }
+}
+
 /// A dialect's refusal as the client's error codes.
 fn respond_error(kind: &str, e: &RespondError) -> JsValue {
     let code = match e {
@@ -1049,26 +1074,7 @@ impl ClientInner {
                 &id_js,
             ));
         };
-        match state {
-            RequestState::Open => {}
-            RequestState::Answered => {
-                return Err(error_with(
-                    "already-answered",
-                    &format!(
-                        "input {} was already answered",
-                        crate::json::Quoted(input_id)
-                    ),
-                    &id_js,
-                ))
-            }
-            RequestState::Expired => {
-                return Err(error_with(
-                    "expired",
-                    &format!("input {} expired", crate::json::Quoted(input_id)),
-                    &id_js,
-                ))
-            }
-        }
+        still_open(state, "input", input_id, "answered", &id_js)?;
         let parsed =
             parse(value).map_err(|_| js_error("invalid-argument", "the answer is not JSON"))?;
         check_answer(
@@ -1541,25 +1547,8 @@ impl AgentClient {
             Ok(Some(f)) => f,
         };
         let id_js = [("authId", JsValue::from_str(auth_id))];
-        match state {
-            RequestState::Open => {}
-            RequestState::Answered => {
-                return rejected(error_with(
-                    "already-answered",
-                    &format!(
-                        "auth {} was already completed",
-                        crate::json::Quoted(auth_id)
-                    ),
-                    &id_js,
-                ))
-            }
-            RequestState::Expired => {
-                return rejected(error_with(
-                    "expired",
-                    &format!("auth {} expired", crate::json::Quoted(auth_id)),
-                    &id_js,
-                ))
-            }
+        if let Err(e) = still_open(state, "auth", auth_id, "completed", &id_js) {
+            return rejected(e);
         }
         let mut body = String::from("{");
         let mut first = true;

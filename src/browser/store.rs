@@ -11,12 +11,12 @@
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, check_function, js_error};
 use super::global::{monotonic_ms, next_frame, report_error};
-use crate::events::Redactor;
+use crate::events::{AgentEvent, Redactor};
 use crate::filter::EventFilter;
 use crate::json::WriteJson;
 use crate::pipeline::Session;
 use crate::sse::SseConfig;
-use crate::state::Limits;
+use crate::state::{EventMeta, Limits, Store};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -452,6 +452,15 @@ impl AgentStore {
     }
 
     fn feed_bytes(&self, bytes: &[u8]) -> Result<(), JsValue> {
+        self.apply_delivering(|session, observe| session.feed(bytes, observe))
+    }
+
+    /// Runs `run` on the session with the observer that hands every applied event to the
+    /// handlers (through the batch: delivered once the update ends).
+    fn apply_delivering(
+        &self,
+        run: impl FnOnce(&mut Session, &mut dyn FnMut(&AgentEvent<'_>, &EventMeta<'_>, &Store)),
+    ) -> Result<(), JsValue> {
         self.update(|inner| {
             let Inner {
                 session,
@@ -461,7 +470,7 @@ impl AgentStore {
                 sink,
                 ..
             } = inner;
-            session.feed(bytes, &mut |ev, _meta, store| {
+            run(session, &mut |ev, _meta, store| {
                 batch.collect(handlers, *any_mask, ev, store, sink)
             });
         })
@@ -1060,19 +1069,7 @@ impl AgentStore {
 
     /// Applies one JSON event text (`pushEvent` with a string, a WebSocket frame).
     fn push_text(&self, text: &str) -> Result<(), JsValue> {
-        self.update(|inner| {
-            let Inner {
-                session,
-                handlers,
-                any_mask,
-                batch,
-                sink,
-                ..
-            } = inner;
-            session.push_json(text, &mut |ev, _meta, store| {
-                batch.collect(handlers, *any_mask, ev, store, sink)
-            });
-        })
+        self.apply_delivering(|session, observe| session.push_json(text, observe))
     }
 
     /// Records a WebSocket frame dropped for being over `maxEventBytes` (a diagnostic).
