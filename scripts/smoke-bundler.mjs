@@ -23,6 +23,13 @@ const [packed] = JSON.parse(execFileSync("npm", ["pack", path.join(root, "pkg"),
   { cwd: dir, stdio: ["ignore", "pipe", "inherit"] }).toString());
 execFileSync("tar", ["-xzf", path.join(dir, packed.filename), "-C", path.join(dir, "node_modules/agentwire"), "--strip-components=1"]);
 console.log(`packed ${packed.filename}: ${packed.files.length} files, ${packed.size} B (unpacked ${packed.unpackedSize} B)`);
+// The license texts go with every copy ("MIT OR Apache-2.0": MIT requires its notice in copies).
+for (const f of ["LICENSE-MIT", "LICENSE-APACHE", "README.md"]) {
+  if (!packed.files.some((p) => p.path === f)) {
+    console.error(`bundler smoke test: the package does not ship ${f}`);
+    process.exit(1);
+  }
+}
 
 // 2. The app.
 writeFileSync(path.join(dir, "app.js"), `

@@ -992,9 +992,16 @@ impl AgentStore {
     }
 
     /// Advances the store's clock (ms since epoch) so open requests can expire while the
-    /// stream is idle.
+    /// stream is idle. A time that is not a finite number is refused with `invalid-argument`.
     #[wasm_bindgen(js_name = advanceClock)]
     pub fn advance_clock(&self, now_ms: f64) -> Result<(), JsValue> {
+        if !now_ms.is_finite() {
+            // NaN became 0 (nothing ever expired), Infinity the end of time (everything did).
+            return Err(js_error(
+                "invalid-argument",
+                "advanceClock takes a time in ms since the epoch (a finite number)",
+            ));
+        }
         self.update(|inner| inner.session.store_mut().advance_clock(now_ms as i64))
     }
 

@@ -854,6 +854,23 @@ export const tests = {
    * `headers` given as a `Headers` object (what fetch takes): its entries were silently dropped
    * (Object.keys of a Headers is empty), so an `Authorization` header never went out.
    */
+  /** advanceClock with a time that is no finite number: refused, not read as 0 or the end of time. */
+  async hostile_advance_clock_refuses_what_is_not_a_time(aw) {
+    const T = "2025-11-06T10:30:00Z";
+    const store = new aw.AgentStore();
+    store.pushEvent({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T });
+    store.pushEvent({ kind: "input-required", contextId: "c", taskId: "t", inputId: "i", requireUser: true,
+      inputType: "confirmation", prompt: "ok?", metadata: { timeout: 60 }, timestamp: T });
+    const codes = [];
+    for (const t of [NaN, Infinity, -Infinity, "soon", undefined]) {
+      try { store.advanceClock(t); codes.push("accepted"); } catch (e) { codes.push(e.code); }
+    }
+    eq(codes, Array(5).fill("invalid-argument"), "non-finite times");
+    eq(store.pendingInputs().map((i) => i.state), ["open"], "the request did not expire");
+    store.advanceClock(Date.parse(T) + 61_000);
+    eq(store.pendingInputs().length, 0, "a real time still expires it");
+  },
+
   async hostile_headers_given_as_a_headers_object_are_sent(aw) {
     const seen = [];
     const orig = globalThis.fetch;
