@@ -664,7 +664,8 @@ pub(crate) fn open_stream(
     let mut skip = None;
     let mut start = match last_id {
         Some(_) if faults.restart => 0,
-        Some((id, Some(k))) if dialect != Dialect::Canonical => {
+        // `N.k` with k the largest index: nothing of event N is left (and k + 1 overflows).
+        Some((id, Some(k))) if dialect != Dialect::Canonical && k < usize::MAX => {
             skip = Some((id, k + 1));
             id
         }

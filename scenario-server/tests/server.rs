@@ -789,3 +789,30 @@ async fn runs_are_capped_evicting_the_oldest_finished() {
         "a running run outlives finished ones"
     );
 }
+
+#[tokio::test]
+async fn dialect_last_event_id_with_the_largest_frame_index_is_not_a_panic() {
+    let addr = server().await;
+    // `N.k` with k = usize::MAX: "after the last frame of event 5" (README: a malformed
+    // parameter is a 400 or lenient, never a panic).
+    for (path, hdr) in [
+        (
+            "/api/stream?scenario=quick&speed=0&dialect=a2a&lastEventId=5.18446744073709551615",
+            None,
+        ),
+        (
+            "/api/stream?scenario=quick&speed=0&dialect=acp",
+            Some("5.18446744073709551615"),
+        ),
+    ] {
+        let headers: Vec<(&str, &str)> = hdr.map(|h| ("Last-Event-ID", h)).into_iter().collect();
+        let r = request(addr, "GET", path, &headers, None).await;
+        assert_eq!(r.status, 200, "{path}");
+        let first = events(&r.body).first().map(|b| b.num());
+        assert!(
+            first.is_some_and(|n| n >= 6),
+            "{path}: first frame {first:?}"
+        );
+    }
+    assert_eq!(get(addr, "/api/health").await.status, 200);
+}

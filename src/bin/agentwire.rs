@@ -28,7 +28,7 @@ mod cli {
     use agentwire::pipeline::{sse_diagnostic, Item, Session, StreamDecoder};
     use agentwire::sse::{SseConfig, SseItem, SseParser};
     use agentwire::state::Limits;
-    use std::io::{Read, Write};
+    use std::io::{BufRead, Read, Write};
 
     const USAGE: &str = "usage: agentwire <sse|events|state> [--dialect canonical|auto|a2a|acp|unified|myagent] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]";
 
@@ -94,31 +94,109 @@ mod cli {
         Ok(o)
     }
 
-    /// The WebSocket frames of a `.jsonl` input: one per non-empty line.
-    fn frames(input: &[u8]) -> Vec<String> {
-        String::from_utf8_lossy(input)
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(str::to_owned)
-            .collect()
+    /// Cuts the input, as it is read, into the chunks the options ask for (`--split-at` offsets,
+    /// `--chunk-size`): only the bytes up to the next cut are held, so memory stays bounded by
+    /// the largest chunk asked for; where no cut is asked for, bytes go on as they are read.
+    struct Chunker {
+        /// `--split-at` offsets, sorted, largest first (popped as they are passed).
+        cuts: Vec<usize>,
+        chunk_size: Option<usize>,
+        /// Input offset of `pending`'s first byte.
+        pos: usize,
+        pending: Vec<u8>,
     }
 
-    /// Splits `input` at the given offsets (sorted, clamped) or into fixed-size chunks.
-    fn chunks<'a>(input: &'a [u8], o: &Options) -> Vec<&'a [u8]> {
-        let mut cuts: Vec<usize> = o.split_at.iter().map(|&c| c.min(input.len())).collect();
-        if let Some(n) = o.chunk_size {
-            cuts.extend((n..input.len()).step_by(n));
+    impl Chunker {
+        fn new(o: &Options) -> Self {
+            let mut cuts = o.split_at.clone();
+            cuts.sort_unstable_by(|a, b| b.cmp(a));
+            cuts.dedup();
+            Chunker {
+                cuts,
+                chunk_size: o.chunk_size,
+                pos: 0,
+                pending: Vec::new(),
+            }
         }
-        cuts.sort_unstable();
-        cuts.dedup();
-        let mut out = Vec::new();
-        let mut start = 0;
-        for c in cuts {
-            out.push(input.get(start..c).unwrap_or(&[]));
-            start = c;
+
+        /// The next cut after `pos`, if any.
+        fn next_cut(&mut self) -> Option<usize> {
+            while self.cuts.last().is_some_and(|&c| c <= self.pos) {
+                self.cuts.pop();
+            }
+            let split = self.cuts.last().copied();
+            let fixed = self
+                .chunk_size
+                .map(|n| (self.pos / n).saturating_add(1).saturating_mul(n));
+            match (split, fixed) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
         }
-        out.push(input.get(start..).unwrap_or(&[]));
-        out
+
+        fn push(&mut self, mut data: &[u8], emit: &mut dyn FnMut(&[u8])) {
+            while !data.is_empty() {
+                let Some(cut) = self.next_cut() else {
+                    emit(data);
+                    self.pos += data.len();
+                    return;
+                };
+                let need = cut - self.pos - self.pending.len();
+                if data.len() < need {
+                    self.pending.extend_from_slice(data);
+                    return;
+                }
+                if self.pending.is_empty() {
+                    emit(&data[..need]);
+                } else {
+                    self.pending.extend_from_slice(&data[..need]);
+                    emit(&self.pending);
+                    self.pending.clear();
+                }
+                data = &data[need..];
+                self.pos = cut;
+            }
+        }
+
+        fn finish(&mut self, emit: &mut dyn FnMut(&[u8])) {
+            if !self.pending.is_empty() {
+                emit(&self.pending);
+                self.pos += self.pending.len();
+                self.pending.clear();
+            }
+        }
+    }
+
+    /// Reads `input` to its end in blocks, handing each block to `on`.
+    fn read_blocks(input: &mut dyn Read, on: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match input.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => on(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Reads the WebSocket frames of a `.jsonl` input (one per non-empty line) as they come.
+    fn read_frames(input: &mut dyn Read, on: &mut dyn FnMut(&str)) -> std::io::Result<()> {
+        let mut r = std::io::BufReader::with_capacity(64 * 1024, input);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if r.read_until(b'\n', &mut line)? == 0 {
+                return Ok(());
+            }
+            let mut l: &[u8] = &line;
+            l = l.strip_suffix(b"\n").unwrap_or(l);
+            l = l.strip_suffix(b"\r").unwrap_or(l);
+            let text = String::from_utf8_lossy(l);
+            if !text.trim().is_empty() {
+                on(&text);
+            }
+        }
     }
 
     pub fn run(args: Vec<String>) -> i32 {
@@ -129,26 +207,35 @@ mod cli {
                 return 2;
             }
         };
-        let mut input = Vec::new();
-        let read = match &o.file {
-            Some(f) => std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut input)),
-            None => std::io::stdin().read_to_end(&mut input),
-        };
-        if let Err(e) = read {
-            eprintln!("agentwire: cannot read input: {e}");
-            return 1;
+        // Checked before any input is read: a mistyped command must not wait for stdin.
+        if !matches!(o.command.as_str(), "sse" | "events" | "state") {
+            eprintln!("unknown command {:?}\n{USAGE}", o.command);
+            return 2;
         }
+        let mut input: Box<dyn Read> = match &o.file {
+            Some(f) => match std::fs::File::open(f) {
+                Ok(h) => Box::new(h),
+                Err(e) => {
+                    eprintln!("agentwire: cannot read {f}: {e}");
+                    return 1;
+                }
+            },
+            None => Box::new(std::io::stdin().lock()),
+        };
         let stdout = std::io::stdout();
-        let mut out = std::io::BufWriter::new(stdout.lock());
+        let out = std::cell::RefCell::new(std::io::BufWriter::new(stdout.lock()));
         let mut line = String::new();
-        let result = match o.command.as_str() {
+        let mut chunker = Chunker::new(&o);
+        // Output goes out as the input comes in (a live stream piped in shows its events at
+        // once): flushed after each block read.
+        let (read, result) = match o.command.as_str() {
             "sse" => {
                 let mut p = SseParser::new(SseConfig::default());
                 if let Some(id) = &o.last_event_id {
                     p.set_last_event_id(id);
                 }
                 let mut position = 0u64;
-                for c in chunks(&input, &o) {
+                let mut feed = |c: &[u8]| {
                     p.feed(c, &mut |item| {
                         line.clear();
                         match item {
@@ -168,9 +255,14 @@ mod cli {
                                 line.push('}');
                             }
                         }
-                        let _ = writeln!(out, "{line}");
+                        let _ = writeln!(out.borrow_mut(), "{line}");
                     });
-                }
+                };
+                let read = read_blocks(&mut input, &mut |b| {
+                    chunker.push(b, &mut feed);
+                    let _ = out.borrow_mut().flush();
+                });
+                chunker.finish(&mut feed);
                 p.finish();
                 line.clear();
                 line.push_str("{\"end\":true,\"lastEventId\":");
@@ -181,7 +273,7 @@ mod cli {
                     None => line.push_str("null"),
                 }
                 line.push('}');
-                writeln!(out, "{line}")
+                (read, writeln!(out.borrow_mut(), "{line}"))
             }
             "events" => {
                 let mut d = StreamDecoder::with_dialect(SseConfig::default(), o.dialect);
@@ -201,42 +293,56 @@ mod cli {
                         }
                     }
                     line.push('}');
-                    let _ = writeln!(out, "{line}");
+                    let _ = writeln!(out.borrow_mut(), "{line}");
                 };
-                if o.frames {
-                    for f in frames(&input) {
-                        d.feed_frame(&f, &mut print);
-                    }
-                }
-                for c in chunks(&input, &o).into_iter().filter(|_| !o.frames) {
-                    d.feed(c, &mut print);
-                }
+                let read = if o.frames {
+                    read_frames(&mut input, &mut |f| {
+                        d.feed_frame(f, &mut print);
+                        let _ = out.borrow_mut().flush();
+                    })
+                } else {
+                    let read = read_blocks(&mut input, &mut |b| {
+                        chunker.push(b, &mut |c| d.feed(c, &mut print));
+                        let _ = out.borrow_mut().flush();
+                    });
+                    chunker.finish(&mut |c| d.feed(c, &mut print));
+                    read
+                };
                 d.parser().finish();
-                Ok(())
+                (read, Ok(()))
             }
-            "state" => {
+            _ => {
                 let mut s =
                     Session::with_dialect(SseConfig::default(), Limits::default(), o.dialect);
                 if let Some(id) = &o.last_event_id {
                     s.parser().set_last_event_id(id);
                 }
-                if o.frames {
-                    for f in frames(&input) {
-                        s.feed_frame(&f, &mut |_, _, _| {});
-                    }
-                }
-                for c in chunks(&input, &o).into_iter().filter(|_| !o.frames) {
-                    s.feed(c, &mut |_, _, _| {});
-                }
+                let read = if o.frames {
+                    read_frames(&mut input, &mut |f| s.feed_frame(f, &mut |_, _, _| {}))
+                } else {
+                    let read = read_blocks(&mut input, &mut |b| {
+                        chunker.push(b, &mut |c| s.feed(c, &mut |_, _, _| {}))
+                    });
+                    chunker.finish(&mut |c| s.feed(c, &mut |_, _, _| {}));
+                    read
+                };
                 s.finish();
-                writeln!(out, "{}", s.store().state_json())
-            }
-            other => {
-                eprintln!("unknown command {other:?}\n{USAGE}");
-                return 2;
+                if let Err(e) = read {
+                    eprintln!("agentwire: cannot read input: {e}");
+                    return 1;
+                }
+                (
+                    Ok(()),
+                    writeln!(out.borrow_mut(), "{}", s.store().state_json()),
+                )
             }
         };
-        match result.and_then(|_| out.flush()) {
+        let flushed = result.and_then(|_| out.borrow_mut().flush());
+        if let Err(e) = read {
+            eprintln!("agentwire: cannot read input: {e}");
+            return 1;
+        }
+        match flushed {
             Ok(()) => 0,
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
             Err(e) => {
