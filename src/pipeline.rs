@@ -231,6 +231,18 @@ impl Session {
         &mut self.parser
     }
 
+    /// A new stream starts that is not the resumption of the previous one (an A2A
+    /// `message/stream` for a new task): its SSE ids are its own, so the last event id and the
+    /// ids seen so far are forgotten (a server numbering each stream from 0 is not replaying).
+    pub fn begin_new_stream(&mut self) {
+        self.parser.reset();
+        self.parser.set_last_event_id("");
+        self.store.forget_event_ids();
+        self.prev_data.clear();
+        self.id_data.clear();
+        self.id_is_prev = false;
+    }
+
     /// Events dispatched by the parser so far (including rejected and duplicate ones).
     pub fn position(&self) -> u64 {
         self.position

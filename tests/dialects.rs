@@ -1136,3 +1136,257 @@ fn no_panic_on_mutated_dialect_streams_in_any_mode() {
         }
     }
 }
+
+// ---- request and turn semantics: timeouts, session ends, lost answers, second turns ----
+
+fn rv_myagent() -> Session {
+    Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::MyAgent),
+    )
+}
+
+fn rv_feed(s: &mut Session, frames: &[&str]) {
+    for f in frames {
+        s.feed_frame(f, &mut |_, _, _| {});
+    }
+}
+
+fn rv_task_status(s: &Session, id: &str) -> serde_json::Value {
+    let state = json(&s.store().state_json());
+    state["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .find(|t| t["id"] == id)
+        .unwrap_or_else(|| panic!("no task {id}: {state}"))["status"]
+        .clone()
+}
+
+const RV_CONFIRM: &str = r#"{"session_id":"s1","step_id":"confirm_001","event":"agent.user_confirm","content":{"message":"Send the email?","confirmation_type":"approve"},"metadata":{"critical":false},"seq":3}"#;
+
+#[test]
+fn myagent_server_timeout_of_a_confirmation_is_not_an_answer() {
+    // The server's own confirmation timeout: the tool waiting for it fails, then the turn
+    // fails. Nobody answered: like protocol 000 (task failed -> its open request expires),
+    // the confirmation must expire with the turn, not be shown answered by the user.
+    let mut s = rv_myagent();
+    rv_feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","event":"agent.thinking","content":"Drafting the email","seq":1}"#,
+            r#"{"session_id":"s1","event":"agent.tool_call","content":{"tool_name":"send_email","arguments":{}},"metadata":{"call_id":"call_1"},"seq":2}"#,
+            RV_CONFIRM,
+            r#"{"session_id":"s1","event":"agent.tool_result","content":{"status":"failed","result":"confirmation timed out"},"metadata":{"call_id":"call_1"},"seq":4}"#,
+            r#"{"session_id":"s1","step_id":"confirm_001","event":"error.execution","content":"confirmation timed out","metadata":{"error_code":"ERR_EXECUTION_600","error_type":"ConfirmationTimeout","recoverable":false},"seq":5}"#,
+        ],
+    );
+    assert_eq!(rv_task_status(&s, "s1/turn-1"), "failed");
+    let r = s.store().input("confirm_001").expect("confirmation");
+    assert_eq!(
+        r.state,
+        RequestState::Expired,
+        "nobody answered confirm_001"
+    );
+}
+
+#[test]
+fn myagent_retried_timeout_of_a_confirmation_is_not_an_answer() {
+    // error.timeout on the confirmation's own step, with attempts left, then the last attempt.
+    let mut s = rv_myagent();
+    rv_feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","event":"agent.thinking","content":"Drafting","seq":1}"#,
+            r#"{"session_id":"s1","event":"agent.thinking","content":"Asking","seq":2}"#,
+            RV_CONFIRM,
+            r#"{"session_id":"s1","step_id":"confirm_001","event":"error.timeout","content":"no answer","metadata":{"error_code":"ERR_TIMEOUT_500","attempt":1,"max_attempts":2},"seq":4}"#,
+            r#"{"session_id":"s1","step_id":"confirm_001","event":"error.timeout","content":"no answer","metadata":{"error_code":"ERR_TIMEOUT_500","attempt":2,"max_attempts":2},"seq":5}"#,
+        ],
+    );
+    assert_eq!(rv_task_status(&s, "s1/turn-1"), "failed");
+    let r = s.store().input("confirm_001").expect("confirmation");
+    assert_eq!(
+        r.state,
+        RequestState::Expired,
+        "nobody answered confirm_001"
+    );
+}
+
+#[test]
+fn myagent_cancel_acknowledged_by_session_ended_ends_the_turn() {
+    let mut s = rv_myagent();
+    rv_feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","event":"agent.session_created","content":{"session_id":"s1"},"seq":1}"#,
+            r#"{"session_id":"s1","event":"agent.thinking","content":"Working","seq":2}"#,
+        ],
+    );
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    respond::cancel(dec, "s1/turn-1", Some("stop")).expect("user.cancel");
+    dec.myagent().expect("myagent").note_cancel(); // what the glue does once it was sent
+    rv_feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","event":"agent.session_ended","content":{"session_id":"s1"},"seq":3}"#,
+        ],
+    );
+    assert_eq!(
+        rv_task_status(&s, "s1/turn-1"),
+        "canceled",
+        "the turn stays working forever"
+    );
+}
+
+#[test]
+fn myagent_answer_is_resent_when_only_an_in_flight_event_followed_it() {
+    // The server asks two confirmations back to back; the user answers the first before the
+    // second arrives (it was already in flight). The second confirmation does not prove the
+    // server read the answer: when the socket dies, user.reconnect must send the answer again.
+    let mut s = rv_myagent();
+    rv_feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","event":"agent.thinking","content":"Preparing","seq":1}"#,
+            r#"{"session_id":"s1","event":"agent.thinking","content":"Asking","seq":2}"#,
+            RV_CONFIRM,
+        ],
+    );
+    let (dec, store) = s.dialect_parts().expect("dialect layer");
+    let out = respond::answer(dec, store, "confirm_001", &v("true"), None).expect("answer");
+    assert!(s.mark_answered("confirm_001", &mut |_, _, _| {}));
+    rv_feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","step_id":"confirm_002","event":"agent.user_confirm","content":{"message":"Also notify finance?","confirmation_type":"approve"},"seq":4}"#,
+        ],
+    );
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    respond::resume(dec).expect("user.reconnect");
+    let again = dec.myagent().expect("myagent").unconfirmed().to_vec();
+    assert_eq!(again, vec![out.body], "the answer is never sent again");
+}
+
+#[test]
+fn a2a_resume_of_a_second_turn_does_not_resubscribe_the_finished_first_task() {
+    let mut s = Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::A2a),
+    );
+    // Turn 1: message/stream, task-1 runs and completes.
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    let first = respond::send_message(dec, "first", Some("ctx"), None).expect("message");
+    assert!(first.body.contains(r#""id":1"#), "{}", first.body);
+    for e in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"task-1","contextId":"ctx","status":{"state":"working"}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"task-1","contextId":"ctx","status":{"state":"completed"},"final":true}}"#,
+    ] {
+        s.feed(format!("data: {e}\n\n").as_bytes(), &mut |_, _, _| {});
+    }
+    // Turn 2: sendMessage in the same context; its stream opens, then drops before any event.
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    respond::send_message(dec, "second", Some("ctx"), None).expect("message");
+    let resume = respond::resume(dec);
+    match resume {
+        Ok(o) => assert!(
+            !o.body.contains("task-1"),
+            "the second turn's resume resubscribes the finished first task: {}",
+            o.body
+        ),
+        Err(e) => assert_eq!(e.code(), "no-task"),
+    }
+}
+
+#[test]
+fn a2a_only_json_rpc_bodies_go_into_the_stream() {
+    // The fetch loop's filter for a JSON body of a POST (the e2e test
+    // a2a_plain_4xx_body_on_an_answer_adds_no_stray_diagnostic is the reproduction).
+    assert!(!respond::is_rpc_response(r#"{"detail":"Bad Request"}"#));
+    assert!(!respond::is_rpc_response(r#"{"error":"Bad Request"}"#));
+    assert!(!respond::is_rpc_response("Bad Request"));
+    assert!(respond::is_rpc_response(
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no"}}"#
+    ));
+    assert!(respond::is_rpc_response(
+        r#"{"id":2,"result":{"kind":"task"}}"#
+    ));
+}
+
+#[test]
+fn unified_session_end_leaves_no_step_or_run_working() {
+    let mut s = Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::Unified),
+    );
+    let text = [
+        r#"{"event_id":"e1","session_id":"def","timestamp":"2024-01-01T12:00:00Z","type":"session_started","payload":{"agent":"a"}}"#,
+        r#"{"event_id":"e2","session_id":"def","timestamp":"2024-01-01T12:00:01Z","type":"workflow_started","payload":{"workflow":"review","run_id":"run_1"}}"#,
+        r#"{"event_id":"e3","session_id":"def","timestamp":"2024-01-01T12:00:02Z","type":"workflow_step_started","payload":{"run_id":"run_1","step_id":"scan","description":"Scanning"}}"#,
+        r#"{"event_id":"e4","session_id":"def","timestamp":"2024-01-01T12:00:03Z","type":"session_ended","payload":{"reason":"error","summary":"crashed"}}"#,
+    ]
+    .iter()
+    .map(|e| format!("data: {e}\n\n"))
+    .collect::<String>();
+    s.feed(text.as_bytes(), &mut |_, _, _| {});
+    assert_eq!(rv_task_status(&s, "def"), "failed");
+    for t in ["run:run_1", "step:run_1/scan"] {
+        let st = rv_task_status(&s, t);
+        assert!(
+            st != "working",
+            "{t} is still {st} after its session ended failed"
+        );
+    }
+}
+
+#[test]
+fn a2a_second_message_stream_numbering_its_ids_from_0_is_not_a_replay() {
+    // What the fetch loop does for sendMessage after a finished run (a new message/stream):
+    // the server numbers the new stream's SSE ids from 0 again (the scenario server does).
+    let frame = |id: u32, rpc: u32, ev: &str| {
+        format!("id: {id}\ndata: {{\"jsonrpc\":\"2.0\",\"id\":{rpc},\"result\":{ev}}}\n\n")
+    };
+    let task = |t: &str, st: &str| {
+        format!(r#"{{"kind":"task","id":"{t}","contextId":"ctx","status":{{"state":"{st}"}}}}"#)
+    };
+    let done = |t: &str| {
+        format!(
+            r#"{{"kind":"status-update","taskId":"{t}","contextId":"ctx","status":{{"state":"completed"}},"final":true}}"#
+        )
+    };
+    let mut s = Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::A2a),
+    );
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    respond::send_message(dec, "first", Some("ctx"), None).expect("message");
+    s.feed(
+        format!(
+            "{}{}",
+            frame(0, 1, &task("t1", "working")),
+            frame(1, 1, &done("t1"))
+        )
+        .as_bytes(),
+        &mut |_, _, _| {},
+    );
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    respond::send_message(dec, "second", Some("ctx"), None).expect("message");
+    assert!(dec.a2a().expect("a2a").awaits_stream_task());
+    s.begin_new_stream(); // the fix: what the fetch loop now does before a new task's stream
+    s.feed(
+        format!(
+            "{}{}",
+            frame(0, 2, &task("t2", "working")),
+            frame(1, 2, &done("t2"))
+        )
+        .as_bytes(),
+        &mut |_, _, _| {},
+    );
+    assert_eq!(rv_task_status(&s, "t2"), "completed");
+    let (dec, _) = s.dialect_parts().expect("dialect layer");
+    assert!(!dec.a2a().expect("a2a").awaits_stream_task());
+}

@@ -192,6 +192,8 @@ pub struct A2aDecoder {
     /// The task of the latest JSON-RPC stream: the one its request named, or the first task its
     /// responses carried (a new `message/stream`).
     stream_root: Option<String>,
+    /// A `message/stream` for a new task was sent and none of its responses named the task yet.
+    stream_unnamed: bool,
 }
 
 /// The event being decoded: where it is in the JSON (bare or under `result`) and its time.
@@ -257,6 +259,12 @@ impl A2aDecoder {
             task_id: task_id.map(str::to_owned),
             got_result: false,
         });
+        if method == "message/stream" {
+            // A new stream: until its responses name their task, there is nothing to
+            // resubscribe to (not the previous stream's task, which may have finished).
+            self.stream_root = task_id.map(str::to_owned);
+            self.stream_unnamed = task_id.is_none();
+        }
         self.next_rpc_id
     }
 
@@ -264,7 +272,20 @@ impl A2aDecoder {
     /// latest request's responses (the task a `message/stream` created or answered), else the
     /// most recent task seen (bare events).
     pub fn stream_task(&self) -> Option<&str> {
+        if self.stream_unnamed {
+            return None;
+        }
         self.stream_root.as_deref().or(self.last_task.as_deref())
+    }
+
+    /// A `message/stream` for a new task was sent and none of its responses named it yet.
+    pub fn awaits_stream_task(&self) -> bool {
+        self.stream_unnamed
+    }
+
+    /// The last `message/stream` was refused (or never sent): no new task comes from it.
+    pub fn stream_not_opened(&mut self) {
+        self.stream_unnamed = false;
     }
 
     /// The context of a tracked task.
@@ -549,6 +570,11 @@ impl A2aDecoder {
         if let Some(req) = self.responding.and_then(|i| self.sent.get_mut(i)) {
             let root = req.task_id.get_or_insert_with(|| task_id.to_owned());
             self.stream_root = Some(root.clone());
+            self.stream_unnamed = false;
+        } else if self.stream_unnamed {
+            // Bare events on the new stream (no JSON-RPC ids to match): its first task.
+            self.stream_root = Some(task_id.to_owned());
+            self.stream_unnamed = false;
         }
         sink.task = Some(task_id.to_owned());
         if let Some(t) = self.tasks.get_mut(task_id) {

@@ -19,12 +19,13 @@
 //! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (`<step_id>#turn-<n>` when an earlier turn used that step id; answers go out with the raw `step_id`) (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
 //! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error; `canceled` instead of `failed` after the client sent `user.cancel` in the turn (MyAgent has no canceled state); a turn that ends leaves its open confirmations to expire |
 //! | `error.retry` / `recovery_started` / `recovery_success` | `task-status` `working` with what happens |
-//! | `system.connected`, `agent.session_created` / `session_ended` | unknown events `internal:myagent:<event>` (connection and session ids are kept for the `user.*` messages) |
+//! | `system.connected`, `agent.session_created` / `session_ended` | unknown events `internal:myagent:<event>` (connection and session ids are kept for the `user.*` messages); `session_ended` during a turn ends it `canceled` after `user.cancel`, else `failed` |
 //! | `system.heartbeat` | nothing: liveness only ([`MyAgentDecoder::heartbeats`]) |
 //! | `user.*` (echoed), other events | unknown events `myagent:<event>` |
 //!
 //! Server events of a running turn settle its open confirmations (answered elsewhere), except
-//! the event that ends it and anything after the client's `user.cancel`. A `user.response` sent
+//! errors, failed tool results (the server's own confirmation timeout looks like that), the
+//! event that ends the turn and anything after the client's `user.cancel`. A `user.response` sent
 //! since the server's last run event is sent again after `user.reconnect` (the seed has no
 //! acknowledgement of client frames: the old socket may have died with it).
 //!
@@ -391,6 +392,9 @@ impl MyAgentDecoder {
             event.split_once('.').map(|x| x.0),
             Some("plan" | "solver" | "agent" | "error")
         ) && !event.starts_with("agent.session_")
+            // The server may send a confirmation without waiting (two in a row): it may have
+            // been in flight when the answer went out.
+            && event != "agent.user_confirm"
         {
             self.unconfirmed.clear();
         }
@@ -1017,6 +1021,19 @@ impl MyAgentDecoder {
                     self.session_id = Some(s.to_owned());
                 }
                 if cx.event == "agent.session_ended" {
+                    // A turn still running ends with the session: `canceled` after the client's
+                    // `user.cancel` (how a server may acknowledge it), else `failed`.
+                    if let Some((task, false)) = self.turn.clone() {
+                        sink.task = Some(task.clone());
+                        let (status, why) = if self.cancel_sent {
+                            ("canceled", "canceled: the session ended")
+                        } else {
+                            ("failed", "the session ended before the turn finished")
+                        };
+                        let mut m = Obj::new();
+                        m.str("reason", why);
+                        self.status(cx, &task, status, Some(why), m, sink);
+                    }
                     self.end_turn();
                 }
                 let kind = format!("internal:myagent:{}", cx.event);
@@ -1039,7 +1056,11 @@ impl MyAgentDecoder {
                 return;
             }
         }
-        let turn = self.turn(cx, None, sink);
+        // A failed tool result is no proof of an answer either (the call waiting for the
+        // confirmation may have failed because nobody answered).
+        let settle =
+            !(cx.event == "agent.tool_result" && get_str(cx.content, "status") == Some("failed"));
+        let turn = self.turn_settling(cx, None, settle, sink);
         match cx.event {
             "agent.thinking" => {
                 let idx = self.thoughts;
@@ -1298,7 +1319,9 @@ impl MyAgentDecoder {
                 return;
             }
         };
-        let turn = self.turn_settling(cx, None, status != "failed", sink);
+        // An error is not an answer: a confirmation open now expires with the turn if it fails
+        // (the server's own confirmation timeout ends that way), or the next event settles it.
+        let turn = self.turn_settling(cx, None, false, sink);
         // The failure that follows the client's `user.cancel` is the cancel.
         let status = if status == "failed" && self.cancel_sent {
             "canceled"

@@ -430,6 +430,15 @@ pub fn create_session(content: Option<&Value<'_>>, metadata: Option<&Value<'_>>)
     )
 }
 
+/// `true` when `json` is a JSON-RPC response (`jsonrpc`, or an object `result` / `error`): what
+/// may go into the stream. A plain JSON body of an HTTP error (`{"detail": ...}`) is not one.
+pub fn is_rpc_response(json: &str) -> bool {
+    let Ok(v) = parse(json) else { return false };
+    v.get("jsonrpc").is_some()
+        || v.get("result").is_some_and(|r| r.as_object().is_some())
+        || v.get("error").is_some_and(|e| e.as_object().is_some())
+}
+
 /// `json-rpc error CODE: MESSAGE` when `json` is a JSON-RPC error response (the reply to a
 /// request the client sent), `None` for a result or anything else.
 pub fn rpc_error_message(json: &str) -> Option<String> {

@@ -315,9 +315,21 @@ impl UnifiedDecoder {
             "unified",
             cx.meta(payload, &["session_id", "reason", "summary"]),
         );
-        if let Some(s) = self.sessions.get_mut(cx.session) {
-            s.ended = true;
-            s.steps.clear();
+        // What still runs in the session ends with it (as `run_interrupted` does): steps
+        // (innermost first), then runs, with the session's status.
+        let (steps, runs) = match self.sessions.get_mut(cx.session) {
+            Some(s) => {
+                s.ended = true;
+                (std::mem::take(&mut s.steps), std::mem::take(&mut s.runs))
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        for task in steps.iter().rev().chain(runs.iter()) {
+            let mut r = Obj::new();
+            if status != "completed" {
+                r.opt_str("reason", reason);
+            }
+            self.status(cx, task, status, None, r, sink);
         }
         self.status(
             cx,

@@ -274,6 +274,11 @@ impl Store {
         self.duplicates_ignored
     }
 
+    /// Forgets the SSE ids seen (a new stream with ids of its own begins).
+    pub fn forget_event_ids(&mut self) {
+        self.seen = SeenIds::new(self.limits.dedupe_window);
+    }
+
     /// Records that an event with SSE id `id` is about to be applied. Returns `false` when the
     /// same id was already applied (a replay after a resume): skip it.
     pub fn admit_event_id(&mut self, id: &str) -> bool {

@@ -331,7 +331,7 @@ export const tests = {
     client.close();
   },
 
-  // --- Flows: cancel while a request is pending, a refused answer (review helper "flows")
+  // --- Flows: cancel while a request is pending, a refused answer
 
   async flows_cancel_while_input_pending_expires_it_in_every_dialect(aw) {
     const urls = {
@@ -457,6 +457,88 @@ export const tests = {
     assert(states.filter((x) => x.startsWith("connecting")).length >= 2, `connected twice: ${states}`);
     client.close();
     return states.join(" → ");
+  },
+
+  async a2a_send_message_after_a_finished_run_shows_the_new_task(aw) {
+    // The scenario server numbers each message/stream's SSE ids from 0: the second turn's
+    // events must not be taken for replays of the first stream's.
+    const client = new aw.AgentClient({ url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
+    const states = recordStates(client);
+    await until(() => ended(client), "the first run");
+    const first = client.getSnapshot().roots[0];
+    const rootsBefore = new Set(client.getSnapshot().roots.map((t) => t.id));
+    await client.sendMessage("second", { contextId: first.contextId });
+    await until(() => ended(client), `the second run (${states.join(" → ")})`);
+    const fresh = client.getSnapshot().roots.filter((t) => !rootsBefore.has(t.id)).map((t) => t.status);
+    const dups = client.store.duplicatesIgnored;
+    client.close();
+    eq({ newRoots: fresh.length > 0, allEnded: fresh.every((s) => s !== "working"), state: client.connection.state },
+      { newRoots: true, allEnded: true, state: "closed" },
+      `second turn: roots ${JSON.stringify(fresh)}, duplicates ignored ${dups} (${states.join(" → ")})`);
+  },
+
+  async a2a_second_turn_dropped_before_its_first_event_is_not_resubscribed_to_the_first_task(aw) {
+    const client = new aw.AgentClient({ url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first", reconnect: FAST });
+    const states = recordStates(client);
+    await until(() => ended(client), "the first run");
+    const first = client.getSnapshot().roots[0];
+    eq(first.status, "completed", "first task completed");
+    const rootsBefore = new Set(client.getSnapshot().roots.map((t) => t.id));
+    const orig = globalThis.fetch;
+    const posts = [];
+    let dropped = 0;
+    globalThis.fetch = async function (req, init) {
+      if (req instanceof Request && req.method === "POST") {
+        const body = await req.clone().text();
+        posts.push(body);
+        if (body.includes('"message/stream"') && dropped++ === 0) {
+          // The second turn's stream opens, then the connection drops before its first event.
+          return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
+        }
+      }
+      return orig.call(this, req, init);
+    };
+    try {
+      await client.sendMessage("second", { contextId: first.contextId });
+      await until(() => ended(client), `the second run (${states.join(" → ")})`);
+    } finally {
+      globalThis.fetch = orig;
+    }
+    const resub = posts.filter((b) => b.includes("tasks/resubscribe"));
+    const others = client.getSnapshot().roots.filter((t) => !rootsBefore.has(t.id));
+    const outcome = { resubscribedFirst: resub.some((b) => b.includes(first.id)), state: client.connection.state, secondTurn: others.length };
+    client.close();
+    // Expected: the first, finished task is not resubscribed; the lost turn is visible (the
+    // connection fails as interrupted, or the second task shows up), not a silent "closed".
+    eq(outcome, { resubscribedFirst: false, state: "failed", secondTurn: 0 },
+      `after the drop (${states.join(" → ")}; ${client.connection.reason}; POSTs: ${posts.join(" | ")})`);
+  },
+
+  async a2a_plain_4xx_body_on_an_answer_adds_no_stray_diagnostic(aw) {
+    const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
+    const client = new aw.AgentClient({ url, message: "go", reconnect: FAST });
+    await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
+    const input = client.pendingInputs()[0];
+    const before = client.getSnapshot().diagnostics.map((d) => `${d.code}: ${d.message}`);
+    const orig = globalThis.fetch;
+    let refused = 0;
+    globalThis.fetch = function (req, init) {
+      if (req instanceof Request && req.method === "POST" && refused++ === 0) {
+        // A proxy or framework error page as JSON, not a JSON-RPC response.
+        return Promise.resolve(new Response(JSON.stringify({ detail: "Bad Request" }), { status: 400, headers: { "content-type": "application/json" } }));
+      }
+      return orig.call(this, req, init);
+    };
+    let first;
+    try {
+      first = await client.approve(input.id).then(() => "sent", (e) => e.code);
+    } finally {
+      globalThis.fetch = orig;
+    }
+    eq(first, "send-failed", "the refused answer");
+    const after = client.getSnapshot().diagnostics.map((d) => `${d.code}: ${d.message}`);
+    client.close();
+    eq(after.slice(before.length), [], "diagnostics added by the refused answer");
   },
 
   async dialect_a2a_rpc_cancel_sends_tasks_cancel(aw) {

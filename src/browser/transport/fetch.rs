@@ -207,7 +207,13 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
             Next::Resume => build_request(&sh, true, &last_id),
             Next::Call(c) => {
                 rpc_stream = true;
-                let r = rpc_request(&sh, &c.body, &last_id);
+                // A message/stream for a new task opens a stream of its own (its SSE ids are
+                // not the previous stream's): no Last-Event-ID, no replay of the old ids.
+                let fresh = rpc::awaits_stream_task(&sh);
+                if fresh {
+                    let _ = sh.store.with_session_mut(|s| s.begin_new_stream());
+                }
+                let r = rpc_request(&sh, &c.body, if fresh { "" } else { &last_id });
                 call = Some(c);
                 r
             }
@@ -217,6 +223,9 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
             Err((code, message)) => Outcome::Fail { code, message },
             Ok(req) => attempt_once(&sh, &req, &mut opened_once, rpc_stream, &mut call).await,
         };
+        if call.is_some() || matches!(outcome, Outcome::Refused) {
+            rpc::stream_not_opened(&sh);
+        }
         if let Some(c) = call.take() {
             // Never reached the server (network error, bad request, close).
             let code = if matches!(outcome, Outcome::Closed) {
@@ -476,7 +485,9 @@ async fn attempt_once(
         if sh.ended() {
             return Outcome::Closed;
         }
-        let _ = sh.push(&text);
+        if rpc::is_rpc_response(&text) {
+            let _ = sh.push(&text);
+        }
         let error = rpc::rpc_error(&text)
             .or_else(|| (!resp.ok()).then(|| format!("HTTP {}: {}", resp.status(), text.trim())));
         if let Some(c) = call.take() {

@@ -376,6 +376,10 @@ impl Shared {
 
     /// `true` when every root task reached a terminal state (no more events expected).
     pub fn run_finished(&self) -> bool {
+        // A new A2A message/stream whose task has not shown up yet: its run is still to come.
+        if rpc::awaits_stream_task(self) {
+            return false;
+        }
         self.store
             .with_session(|s| crate::client::run_finished(s.store()))
             .unwrap_or(false)

@@ -138,7 +138,30 @@ pub fn mark_answered(sh: &Shared, id: &str) {
     }
 }
 
+pub use crate::dialects::respond::is_rpc_response;
 pub use crate::dialects::respond::rpc_error_message as rpc_error;
+
+/// `true` while a `message/stream` for a new task was sent and its stream named no task yet
+/// (the run is not finished: its task is still to come).
+pub fn awaits_stream_task(sh: &Shared) -> bool {
+    sh.store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            Some(dec.a2a()?.awaits_stream_task())
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(false)
+}
+
+/// The call's `message/stream` was refused or never reached the server: no new task comes.
+pub fn stream_not_opened(sh: &Shared) {
+    let _ = sh.store.with_session_mut(|s| {
+        if let Some(a) = s.dialect_parts().and_then(|(d, _)| d.a2a()) {
+            a.stream_not_opened();
+        }
+    });
+}
 
 /// `true` for an `application/json` (or `+json`) content type.
 pub fn is_json(content_type: Option<&str>) -> bool {
