@@ -82,7 +82,7 @@ fn recordings() -> Vec<Recording> {
 
 /// The assembled state at a given SSE chunk size (frames ignore it).
 fn state(r: &Recording, choice: DialectChoice, chunk: usize) -> String {
-    let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), choice);
+    let mut s = session(choice);
     if r.frames() {
         for f in r.lines() {
             s.feed_frame(&f, &mut |_, _, _| {});
@@ -133,6 +133,11 @@ fn json(text: &str) -> serde_json::Value {
 
 /// The assembled state without the store's own bookkeeping (`version`, `revision`,
 /// `createdAt`/`updatedAt`): what the dialect decided, not how the store counts changes.
+/// A session reading `choice` with the default SSE settings and limits.
+fn session(choice: DialectChoice) -> Session {
+    Session::with_dialect(SseConfig::default(), Limits::default(), choice)
+}
+
 fn assembled(text: &str) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
@@ -210,8 +215,7 @@ fn auto_detection_finds_each_dialect_and_assembles_the_same_state() {
         if r.stem() == "malformed" {
             continue;
         }
-        let mut s =
-            Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+        let mut s = session(DialectChoice::Auto);
         if r.frames() {
             for f in r.lines() {
                 s.feed_frame(&f, &mut |_, _, _| {});
@@ -243,8 +247,7 @@ fn auto_detection_leaves_canonical_streams_untouched() {
         let mut plain = Session::new(SseConfig::default(), Limits::default());
         plain.feed(&bytes, &mut |_, _, _| {});
         plain.finish();
-        let mut auto =
-            Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+        let mut auto = session(DialectChoice::Auto);
         auto.feed(&bytes, &mut |_, _, _| {});
         auto.finish();
         assert_eq!(
@@ -312,7 +315,7 @@ fn detect_tells_each_seed_shape_apart() {
 
 #[test]
 fn an_undetectable_first_event_is_a_diagnostic_and_detection_continues() {
-    let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+    let mut s = session(DialectChoice::Auto);
     s.feed_frame(r#"{"hello":"world"}"#, &mut |_, _, _| {});
     assert_eq!(s.dialect(), None);
     let codes: Vec<&str> = s.store().diagnostics().map(|d| d.code.as_str()).collect();
@@ -422,11 +425,7 @@ fn malformed_dialect_events_become_diagnostics_with_stable_codes() {
             .into_iter()
             .find(|r| r.path.ends_with(file))
             .unwrap_or_else(|| panic!("{file} missing"));
-        let mut s = Session::with_dialect(
-            SseConfig::default(),
-            Limits::default(),
-            DialectChoice::Fixed(r.dialect),
-        );
+        let mut s = session(DialectChoice::Fixed(r.dialect));
         if r.frames() {
             for f in r.lines() {
                 s.feed_frame(&f, &mut |_, _, _| {});
@@ -456,7 +455,7 @@ fn session_from(file: &str, choice: DialectChoice, upto: Option<usize>) -> Sessi
         .into_iter()
         .find(|r| r.path.ends_with(file))
         .unwrap_or_else(|| panic!("{file} missing"));
-    let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), choice);
+    let mut s = session(choice);
     if r.frames() {
         for f in r.lines().into_iter().take(upto.unwrap_or(usize::MAX)) {
             s.feed_frame(&f, &mut |_, _, _| {});
@@ -859,11 +858,7 @@ fn myagent_answer_ack_reconnect_and_replays() {
 fn myagent_step_ids_repeated_in_a_later_turn_or_session_still_work() {
     // Servers may number steps per turn (`confirm_001`, `plan_001` in every turn) and start a
     // new session with seq 1 again on the same connection.
-    let mut s = Session::with_dialect(
-        SseConfig::default(),
-        Limits::default(),
-        DialectChoice::Fixed(Dialect::MyAgent),
-    );
+    let mut s = session(DialectChoice::Fixed(Dialect::MyAgent));
     let turn = |seq0: u32, session: &str, answer: &str| {
         [
             format!(
@@ -957,11 +952,7 @@ fn myagent_step_ids_repeated_in_a_later_turn_or_session_still_work() {
 fn myagent_a_fresh_session_racing_a_reconnect_is_not_taken_for_a_new_one() {
     // A new socket streams a fresh session of its own until the server reads the client's
     // user.reconnect: that must not restart the sequence numbers of the session resumed.
-    let mut s = Session::with_dialect(
-        SseConfig::default(),
-        Limits::default(),
-        DialectChoice::Fixed(Dialect::MyAgent),
-    );
+    let mut s = session(DialectChoice::Fixed(Dialect::MyAgent));
     let frame = |session: &str, seq: u32, event: &str, content: &str| {
         format!(r#"{{"session_id":"{session}","event":"{event}","content":{content},"seq":{seq}}}"#)
     };
@@ -1111,7 +1102,7 @@ fn no_panic_on_mutated_dialect_streams_in_any_mode() {
             }
         }
         let choice = choices[round % choices.len()];
-        let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), choice);
+        let mut s = session(choice);
         let mut d = StreamDecoder::with_dialect(SseConfig::default(), choice);
         if r.frames() {
             for line in text.lines() {
@@ -1139,21 +1130,13 @@ fn no_panic_on_mutated_dialect_streams_in_any_mode() {
 
 // ---- request and turn semantics: timeouts, session ends, lost answers, second turns ----
 
-fn rv_myagent() -> Session {
-    Session::with_dialect(
-        SseConfig::default(),
-        Limits::default(),
-        DialectChoice::Fixed(Dialect::MyAgent),
-    )
-}
-
-fn rv_feed(s: &mut Session, frames: &[&str]) {
+fn feed_frames(s: &mut Session, frames: &[&str]) {
     for f in frames {
         s.feed_frame(f, &mut |_, _, _| {});
     }
 }
 
-fn rv_task_status(s: &Session, id: &str) -> serde_json::Value {
+fn task_status(s: &Session, id: &str) -> serde_json::Value {
     let state = json(&s.store().state_json());
     state["tasks"]
         .as_array()
@@ -1164,60 +1147,60 @@ fn rv_task_status(s: &Session, id: &str) -> serde_json::Value {
         .clone()
 }
 
-const RV_CONFIRM: &str = r#"{"session_id":"s1","step_id":"confirm_001","event":"agent.user_confirm","content":{"message":"Send the email?","confirmation_type":"approve"},"metadata":{"critical":false},"seq":3}"#;
+const CONFIRM_001: &str = r#"{"session_id":"s1","step_id":"confirm_001","event":"agent.user_confirm","content":{"message":"Send the email?","confirmation_type":"approve"},"metadata":{"critical":false},"seq":3}"#;
+
+/// The turn failed and nobody answered `confirm_001`: it expired with the turn (as an open
+/// request of a failed task does in protocol 000), it was not answered by the user.
+fn turn_failed_and_confirmation_expired(s: &Session) {
+    assert_eq!(task_status(s, "s1/turn-1"), "failed");
+    let r = s.store().input("confirm_001").expect("confirmation");
+    assert_eq!(
+        r.state,
+        RequestState::Expired,
+        "nobody answered confirm_001"
+    );
+}
 
 #[test]
 fn myagent_server_timeout_of_a_confirmation_is_not_an_answer() {
     // The server's own confirmation timeout: the tool waiting for it fails, then the turn
     // fails. Nobody answered: like protocol 000 (task failed -> its open request expires),
     // the confirmation must expire with the turn, not be shown answered by the user.
-    let mut s = rv_myagent();
-    rv_feed(
+    let mut s = session(DialectChoice::Fixed(Dialect::MyAgent));
+    feed_frames(
         &mut s,
         &[
             r#"{"session_id":"s1","event":"agent.thinking","content":"Drafting the email","seq":1}"#,
             r#"{"session_id":"s1","event":"agent.tool_call","content":{"tool_name":"send_email","arguments":{}},"metadata":{"call_id":"call_1"},"seq":2}"#,
-            RV_CONFIRM,
+            CONFIRM_001,
             r#"{"session_id":"s1","event":"agent.tool_result","content":{"status":"failed","result":"confirmation timed out"},"metadata":{"call_id":"call_1"},"seq":4}"#,
             r#"{"session_id":"s1","step_id":"confirm_001","event":"error.execution","content":"confirmation timed out","metadata":{"error_code":"ERR_EXECUTION_600","error_type":"ConfirmationTimeout","recoverable":false},"seq":5}"#,
         ],
     );
-    assert_eq!(rv_task_status(&s, "s1/turn-1"), "failed");
-    let r = s.store().input("confirm_001").expect("confirmation");
-    assert_eq!(
-        r.state,
-        RequestState::Expired,
-        "nobody answered confirm_001"
-    );
+    turn_failed_and_confirmation_expired(&s);
 }
 
 #[test]
 fn myagent_retried_timeout_of_a_confirmation_is_not_an_answer() {
     // error.timeout on the confirmation's own step, with attempts left, then the last attempt.
-    let mut s = rv_myagent();
-    rv_feed(
+    let mut s = session(DialectChoice::Fixed(Dialect::MyAgent));
+    feed_frames(
         &mut s,
         &[
             r#"{"session_id":"s1","event":"agent.thinking","content":"Drafting","seq":1}"#,
             r#"{"session_id":"s1","event":"agent.thinking","content":"Asking","seq":2}"#,
-            RV_CONFIRM,
+            CONFIRM_001,
             r#"{"session_id":"s1","step_id":"confirm_001","event":"error.timeout","content":"no answer","metadata":{"error_code":"ERR_TIMEOUT_500","attempt":1,"max_attempts":2},"seq":4}"#,
             r#"{"session_id":"s1","step_id":"confirm_001","event":"error.timeout","content":"no answer","metadata":{"error_code":"ERR_TIMEOUT_500","attempt":2,"max_attempts":2},"seq":5}"#,
         ],
     );
-    assert_eq!(rv_task_status(&s, "s1/turn-1"), "failed");
-    let r = s.store().input("confirm_001").expect("confirmation");
-    assert_eq!(
-        r.state,
-        RequestState::Expired,
-        "nobody answered confirm_001"
-    );
+    turn_failed_and_confirmation_expired(&s);
 }
 
 #[test]
 fn myagent_cancel_acknowledged_by_session_ended_ends_the_turn() {
-    let mut s = rv_myagent();
-    rv_feed(
+    let mut s = session(DialectChoice::Fixed(Dialect::MyAgent));
+    feed_frames(
         &mut s,
         &[
             r#"{"session_id":"s1","event":"agent.session_created","content":{"session_id":"s1"},"seq":1}"#,
@@ -1227,14 +1210,14 @@ fn myagent_cancel_acknowledged_by_session_ended_ends_the_turn() {
     let (dec, _) = s.dialect_parts().expect("dialect layer");
     respond::cancel(dec, "s1/turn-1", Some("stop")).expect("user.cancel");
     dec.myagent().expect("myagent").note_cancel(); // what the glue does once it was sent
-    rv_feed(
+    feed_frames(
         &mut s,
         &[
             r#"{"session_id":"s1","event":"agent.session_ended","content":{"session_id":"s1"},"seq":3}"#,
         ],
     );
     assert_eq!(
-        rv_task_status(&s, "s1/turn-1"),
+        task_status(&s, "s1/turn-1"),
         "canceled",
         "the turn stays working forever"
     );
@@ -1245,19 +1228,19 @@ fn myagent_answer_is_resent_when_only_an_in_flight_event_followed_it() {
     // The server asks two confirmations back to back; the user answers the first before the
     // second arrives (it was already in flight). The second confirmation does not prove the
     // server read the answer: when the socket dies, user.reconnect must send the answer again.
-    let mut s = rv_myagent();
-    rv_feed(
+    let mut s = session(DialectChoice::Fixed(Dialect::MyAgent));
+    feed_frames(
         &mut s,
         &[
             r#"{"session_id":"s1","event":"agent.thinking","content":"Preparing","seq":1}"#,
             r#"{"session_id":"s1","event":"agent.thinking","content":"Asking","seq":2}"#,
-            RV_CONFIRM,
+            CONFIRM_001,
         ],
     );
     let (dec, store) = s.dialect_parts().expect("dialect layer");
     let out = respond::answer(dec, store, "confirm_001", &v("true"), None).expect("answer");
     assert!(s.mark_answered("confirm_001", &mut |_, _, _| {}));
-    rv_feed(
+    feed_frames(
         &mut s,
         &[
             r#"{"session_id":"s1","step_id":"confirm_002","event":"agent.user_confirm","content":{"message":"Also notify finance?","confirmation_type":"approve"},"seq":4}"#,
@@ -1271,11 +1254,7 @@ fn myagent_answer_is_resent_when_only_an_in_flight_event_followed_it() {
 
 #[test]
 fn a2a_resume_of_a_second_turn_does_not_resubscribe_the_finished_first_task() {
-    let mut s = Session::with_dialect(
-        SseConfig::default(),
-        Limits::default(),
-        DialectChoice::Fixed(Dialect::A2a),
-    );
+    let mut s = session(DialectChoice::Fixed(Dialect::A2a));
     // Turn 1: message/stream, task-1 runs and completes.
     let (dec, _) = s.dialect_parts().expect("dialect layer");
     let first = respond::send_message(dec, "first", Some("ctx"), None).expect("message");
@@ -1317,11 +1296,7 @@ fn a2a_only_json_rpc_bodies_go_into_the_stream() {
 
 #[test]
 fn unified_session_end_leaves_no_step_or_run_working() {
-    let mut s = Session::with_dialect(
-        SseConfig::default(),
-        Limits::default(),
-        DialectChoice::Fixed(Dialect::Unified),
-    );
+    let mut s = session(DialectChoice::Fixed(Dialect::Unified));
     let text = [
         r#"{"event_id":"e1","session_id":"def","timestamp":"2024-01-01T12:00:00Z","type":"session_started","payload":{"agent":"a"}}"#,
         r#"{"event_id":"e2","session_id":"def","timestamp":"2024-01-01T12:00:01Z","type":"workflow_started","payload":{"workflow":"review","run_id":"run_1"}}"#,
@@ -1332,9 +1307,9 @@ fn unified_session_end_leaves_no_step_or_run_working() {
     .map(|e| format!("data: {e}\n\n"))
     .collect::<String>();
     s.feed(text.as_bytes(), &mut |_, _, _| {});
-    assert_eq!(rv_task_status(&s, "def"), "failed");
+    assert_eq!(task_status(&s, "def"), "failed");
     for t in ["run:run_1", "step:run_1/scan"] {
-        let st = rv_task_status(&s, t);
+        let st = task_status(&s, t);
         assert!(
             st != "working",
             "{t} is still {st} after its session ended failed"
@@ -1357,11 +1332,7 @@ fn a2a_second_message_stream_numbering_its_ids_from_0_is_not_a_replay() {
             r#"{{"kind":"status-update","taskId":"{t}","contextId":"ctx","status":{{"state":"completed"}},"final":true}}"#
         )
     };
-    let mut s = Session::with_dialect(
-        SseConfig::default(),
-        Limits::default(),
-        DialectChoice::Fixed(Dialect::A2a),
-    );
+    let mut s = session(DialectChoice::Fixed(Dialect::A2a));
     let (dec, _) = s.dialect_parts().expect("dialect layer");
     respond::send_message(dec, "first", Some("ctx"), None).expect("message");
     s.feed(
@@ -1386,7 +1357,7 @@ fn a2a_second_message_stream_numbering_its_ids_from_0_is_not_a_replay() {
         .as_bytes(),
         &mut |_, _, _| {},
     );
-    assert_eq!(rv_task_status(&s, "t2"), "completed");
+    assert_eq!(task_status(&s, "t2"), "completed");
     let (dec, _) = s.dialect_parts().expect("dialect layer");
     assert!(!dec.a2a().expect("a2a").awaits_stream_task());
 }

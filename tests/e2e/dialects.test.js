@@ -172,6 +172,28 @@ function watchPosts(url) {
   return { stop: () => { globalThis.fetch = orig; }, bodies: () => Promise.all(bodies) };
 }
 
+/**
+ * `client.approve(inputId)` while the page's fetch answers the client's next POST with
+ * `response` (a server or proxy refusing the answer) and lets every other request through;
+ * resolves to "sent" or the error's code.
+ */
+async function approveWithFirstPostAnswered(client, inputId, response) {
+  const orig = globalThis.fetch;
+  let answered = false;
+  globalThis.fetch = function (req, init) {
+    if (!answered && req instanceof Request && req.method === "POST") {
+      answered = true;
+      return Promise.resolve(response);
+    }
+    return orig.call(this, req, init);
+  };
+  try {
+    return await client.approve(inputId).then(() => "sent", (e) => e.code);
+  } finally {
+    globalThis.fetch = orig;
+  }
+}
+
 const dialectErrors = (client) => client.getSnapshot().diagnostics.filter((d) => d.severity === "error");
 
 export const sdkTests = {
@@ -368,21 +390,9 @@ export const tests = {
     const states = recordStates(client);
     await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
     const input = client.pendingInputs()[0];
-    const orig = globalThis.fetch;
-    let refused = 0;
-    globalThis.fetch = function (req, init) {
-      if (req instanceof Request && req.method === "POST" && refused++ === 0) {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "the answer was refused" } });
-        return Promise.resolve(new Response(body, { status: 200, headers: { "content-type": "application/json" } }));
-      }
-      return orig.call(this, req, init);
-    };
-    let first;
-    try {
-      first = await client.approve(input.id).then(() => "sent", (e) => e.code);
-    } finally {
-      globalThis.fetch = orig;
-    }
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "the answer was refused" } });
+    const first = await approveWithFirstPostAnswered(client, input.id,
+      new Response(body, { status: 200, headers: { "content-type": "application/json" } }));
     eq(first, "send-failed", "the refused answer");
     const root = client.getSnapshot().roots[0];
     eq([root.status, client.store.task(root.id).inputs.find((i) => i.id === input.id).state, client.connection.state],
@@ -520,21 +530,9 @@ export const tests = {
     await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
     const input = client.pendingInputs()[0];
     const before = client.getSnapshot().diagnostics.map((d) => `${d.code}: ${d.message}`);
-    const orig = globalThis.fetch;
-    let refused = 0;
-    globalThis.fetch = function (req, init) {
-      if (req instanceof Request && req.method === "POST" && refused++ === 0) {
-        // A proxy or framework error page as JSON, not a JSON-RPC response.
-        return Promise.resolve(new Response(JSON.stringify({ detail: "Bad Request" }), { status: 400, headers: { "content-type": "application/json" } }));
-      }
-      return orig.call(this, req, init);
-    };
-    let first;
-    try {
-      first = await client.approve(input.id).then(() => "sent", (e) => e.code);
-    } finally {
-      globalThis.fetch = orig;
-    }
+    // A proxy or framework error page as JSON, not a JSON-RPC response.
+    const first = await approveWithFirstPostAnswered(client, input.id,
+      new Response(JSON.stringify({ detail: "Bad Request" }), { status: 400, headers: { "content-type": "application/json" } }));
     eq(first, "send-failed", "the refused answer");
     const after = client.getSnapshot().diagnostics.map((d) => `${d.code}: ${d.message}`);
     client.close();
