@@ -802,12 +802,12 @@ impl ClientInner {
                 }
                 Transport::HttpPost => {
                     let reply = rpc::post(sh, &url, &out.body).await?;
-                    let rpc_json = reply.json.as_deref().filter(|j| rpc::is_rpc_response(j));
-                    if let (Dialect::A2a, Some(json)) = (out.dialect, rpc_json) {
+                    if let (Dialect::A2a, Some(json)) = (out.dialect, reply.json.as_deref()) {
                         // A2A results and errors are events of the stream (tasks/cancel: the
                         // canceled task).
-                        let _ = sh.push(json);
-                        wake(sh);
+                        if rpc::push_reply(sh, json) {
+                            wake(sh);
+                        }
                     }
                     rpc::check(&url, &reply)?;
                 }

@@ -485,9 +485,7 @@ async fn attempt_once(
         if sh.ended() {
             return Outcome::Closed;
         }
-        if rpc::is_rpc_response(&text) {
-            let _ = sh.push(&text);
-        }
+        rpc::push_reply(sh, &text);
         let error = rpc::rpc_error(&text)
             .or_else(|| (!resp.ok()).then(|| format!("HTTP {}: {}", resp.status(), text.trim())));
         if let Some(c) = call.take() {

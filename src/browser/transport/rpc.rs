@@ -138,8 +138,19 @@ pub fn mark_answered(sh: &Shared, id: &str) {
     }
 }
 
-pub use crate::dialects::respond::is_rpc_response;
+use crate::dialects::respond::is_rpc_response;
 pub use crate::dialects::respond::rpc_error_message as rpc_error;
+
+/// Feeds a JSON-RPC reply (a result or an error object) into the stream, where A2A results and
+/// errors are events; anything else (a proxy's JSON error page) is not one and stays out.
+/// `true` when it went in.
+pub fn push_reply(sh: &Shared, json: &str) -> bool {
+    if !is_rpc_response(json) {
+        return false;
+    }
+    let _ = sh.push(json);
+    true
+}
 
 /// `true` while a `message/stream` for a new task was sent and its stream named no task yet
 /// (the run is not finished: its task is still to come).
