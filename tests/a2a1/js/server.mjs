@@ -14,7 +14,8 @@
 //
 // What the agent does, by the first user message's text (case-insensitive) — the same agent as
 // tests/a2a1/py/server.py:
-// - "crash": the executor throws (the SDK turns that into a failed task).
+// - "crash": the executor throws before publishing anything; "crash later": after the task, a
+//   working status and one answer chunk.
 // - "message": a direct Message reply, no task.
 // - "fail": working, a few answer chunks, then TASK_STATE_FAILED with a status message and
 //   metadata.error.
@@ -146,7 +147,7 @@ class DemoExecutor {
 
     if (!task) {
       const prompt = textOf(userMessage).toLowerCase();
-      if (prompt.includes('crash')) {
+      if (prompt.includes('crash') && !prompt.includes('later')) {
         throw new Error('the agent crashed (asked to crash)');
       }
       if (prompt.includes('message')) {
@@ -175,6 +176,12 @@ class DemoExecutor {
         ),
       );
       status('TASK_STATE_WORKING', 'Working on it');
+      if (prompt.includes('crash')) {
+        await sleep(delay);
+        artifact({ artifactId: 'answer', name: 'answer', parts: [{ text: 'Starting...' }] }, false, false);
+        await sleep(delay);
+        throw new Error('the agent crashed mid-stream (asked to crash later)');
+      }
       if (prompt.includes('fail')) {
         for (const [i, chunk] of ['Trying ', 'the feed...'].entries()) {
           await sleep(delay);

@@ -10,7 +10,7 @@ and its Starlette routes for the agent card (create_agent_card_routes), JSON-RPC
 path_prefix /a2a/rest), mounted in one Starlette app served by uvicorn. The v0.3 compatibility
 layer is NOT enabled. Only the AgentExecutor (what the agent says) and the CORS middleware are
 ours. It is the same agent as tests/a2a1/js/server.mjs (see there for the behaviours):
-"crash" (executor raises), "message" (direct Message), "fail", "slow"/"cancel", and the
+"crash" (executor raises before any event; "crash later": after task, working, one chunk), "message" (direct Message), "fail", "slow"/"cancel", and the
 default report (answer chunks, one 4-part `bundle` artifact, input-required, optional
 auth-required, completed).
 
@@ -135,7 +135,7 @@ class DemoExecutor(AgentExecutor):
 
         if task is None:
             prompt = text_of(user_message).lower()
-            if 'crash' in prompt:
+            if 'crash' in prompt and 'later' not in prompt:
                 raise RuntimeError('the agent crashed (asked to crash)')
             if 'message' in prompt:
                 await event_queue.enqueue_event(
@@ -166,6 +166,11 @@ class DemoExecutor(AgentExecutor):
                 )
             )
             await status('TASK_STATE_WORKING', 'Working on it')
+            if 'crash' in prompt:
+                await sleep()
+                await artifact({'artifactId': 'answer', 'name': 'answer', 'parts': [{'text': 'Starting...'}]}, False, False)
+                await sleep()
+                raise RuntimeError('the agent crashed mid-stream (asked to crash later)')
             if 'fail' in prompt:
                 for i, chunk in enumerate(['Trying ', 'the feed...']):
                     await sleep()
