@@ -3,7 +3,9 @@
 //! | shape | dialect |
 //! |---|---|
 //! | `kind` is a canonical kind (`task-created`, ...) | canonical |
-//! | `jsonrpc` member, or `kind` is `task` / `status-update` / `artifact-update` / `message` | a2a |
+//! | `jsonrpc` member, or `kind` is `task` / `status-update` / `artifact-update` / `message` | a2a (v0.3) |
+//! | exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` (an object), no `kind` | a2a (v1.0 `StreamResponse`) |
+//! | `error` object with `status` or `details` (`google.rpc.Status`) | a2a (v1.0 HTTP+JSON error) |
 //! | `type` (string) and `payload` (object) | unified |
 //! | `event` like `plan.start` (prefix `plan`, `solver`, `agent`, `system`, `error`, `user`) | myagent |
 //! | any other `event` string (with `data` or `task_id`) | acp |
@@ -46,6 +48,9 @@ pub(crate) fn classify(v: &Value<'_>) -> Option<Dialect> {
         if A2A_KINDS.contains(&kind) {
             return Some(Dialect::A2a);
         }
+    }
+    if super::a2a::is_v10_shape(v) {
+        return Some(Dialect::A2a);
     }
     if v.get("type").and_then(Value::as_str).is_some()
         && v.get("payload").and_then(Value::as_object).is_some()
@@ -106,6 +111,14 @@ mod tests {
                 Some(Dialect::MyAgent),
             ),
             (r#"{"event":"system.heartbeat"}"#, Some(Dialect::MyAgent)),
+            (
+                r#"{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}"#,
+                Some(Dialect::A2a),
+            ),
+            (
+                r#"{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found","details":[]}}"#,
+                Some(Dialect::A2a),
+            ),
             (r#"{"hello":"world"}"#, None),
             (r#"[1,2]"#, None),
             ("not json", None),

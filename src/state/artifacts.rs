@@ -194,6 +194,13 @@ impl Store {
                 .and_then(|m| m.get("toolCallId"))
                 .and_then(Value::as_str)
                 .map(str::to_owned);
+            // Only a URL a page may link to: an `http:`/`https:` one (an A2A file part's
+            // `javascript:` URL stays in the metadata, out of an `href`).
+            v.url = m
+                .and_then(|m| m.get("url"))
+                .and_then(Value::as_str)
+                .filter(|u| matches!(crate::events::url::scheme_of(u).as_str(), "https" | "http"))
+                .map(str::to_owned);
         }
         self.admit_chunk(
             a,

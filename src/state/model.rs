@@ -352,6 +352,11 @@ view_struct! {
         /// file: expected size (`metadata.totalSize`).
         #[tsify(optional)]
         pub total_size: Option<u64> = "totalSize",
+        /// file: where the content lives when the file is given by reference (`metadata.url`
+        /// of chunk 0: an A2A file part by URL), instead of or beside its bytes. `http:` and
+        /// `https:` URLs only (any other scheme is left out of the state).
+        #[tsify(optional)]
+        pub url: Option<String> = "url",
         /// file/dataset: the final chunk arrived and nothing is missing.
         #[tsify(optional)]
         pub complete: Option<bool> = "complete",
