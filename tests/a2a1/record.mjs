@@ -312,6 +312,16 @@ const scenarios = {
     await s.run('get', b.get(ids.taskId));
     await s.run('answer-completed', b.stream(user('aw-done-3', 'approve', ids)));
   },
+  // SubscribeToTask on a task parked in input-required: what is sent first, whether the stream
+  // stays open with nothing to say, and the keep-alive (sse-starlette pings every 15 s). Held
+  // 16.5 s, then dropped by the recorder (res.json aborted: true) unless the server closes first.
+  async 'subscribe-idle'(s, b) {
+    const h = await s.run('stream', b.stream(user('aw-idle-1', 'Write the report')));
+    const ids = idsOf(h);
+    const sub = s.open('subscribe', b.subscribe(ids.taskId));
+    await Promise.race([sub.written, sleep(16500).then(() => sub.abort())]);
+    await sub.written;
+  },
   async message(s, b) {
     await s.run('stream', b.stream(user('aw-message-1', 'Just send a message')));
   },
