@@ -31,7 +31,7 @@ const TS_CLIENT: &str = r#"
 export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed" | "failed";
 
 /** Why a connection failed (stable codes). */
-export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "invalid-argument" | "internal";
+export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "agent-card" | "invalid-argument" | "internal";
 
 /** The observable connection state (a new frozen object on every change). */
 export interface ConnectionInfo {
@@ -93,6 +93,27 @@ export interface AgentClientOptions extends AgentStoreOptions {
      * stream resumes with `tasks/resubscribe` (the message is never sent again).
      */
     message?: string | A2aMessageInit;
+    /**
+     * A2A: the protocol version requests are written in. Default `"1.0"` (`SendStreamingMessage`,
+     * `SubscribeToTask`, `CancelTask`, header `A2A-Version: 1.0`); `"0.3"`: `message/stream`,
+     * `tasks/resubscribe`, `tasks/cancel`. Streams of either version are read either way. An
+     * `agentCard` overrides it with the card's.
+     */
+    a2aVersion?: "1.0" | "0.3";
+    /**
+     * A2A v1.0: the binding. Default `"jsonrpc"` (every request POSTed to `url`);
+     * `"http+json"`: `url` is the HTTP+JSON base (`POST {url}/message:stream`,
+     * `{url}/tasks/{id}:subscribe`, `{url}/tasks/{id}:cancel`). With `agentCard`: the binding
+     * to prefer when the card offers both.
+     */
+    a2aBinding?: "jsonrpc" | "http+json";
+    /**
+     * A2A: the agent card's URL (e.g. `https://agent.example/.well-known/agent-card.json`). It is
+     * read before the first request, and its first interface agentwire speaks (JSON-RPC 1.0 or
+     * 0.3, HTTP+JSON 1.0; `a2aBinding` first) names the endpoint, binding and version, as the
+     * official `ClientFactory` does. Implies `dialect: "a2a"`; needs `message`; `url` is not needed.
+     */
+    agentCard?: string;
     /** MyAgent: the `user.create_session` content (`project_name`, `session_name`, `config`) and metadata. */
     session?: { content?: Record<string, unknown>; metadata?: Record<string, unknown> };
     /** MyAgent: `user.ack` interval (ms) while events arrive; 0 = only every 64 events. Default 250. */
@@ -398,6 +419,31 @@ fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
 fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     let mut dialect = read_dialect(o)?;
     let message = read_message(o)?;
+    let a2a = super::a2a_options::read(o)?;
+    if let Some(card) = &a2a.agent_card {
+        match dialect {
+            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::A2a),
+            DialectChoice::Fixed(Dialect::A2a) => {}
+            DialectChoice::Fixed(d) => {
+                return Err(js_error(
+                    "invalid-argument",
+                    &format!(
+                        "options.agentCard is for dialect a2a, not {}",
+                        crate::json::Quoted(d.as_str())
+                    ),
+                ))
+            }
+        }
+        if message.is_none() {
+            return Err(js_error(
+                "invalid-argument",
+                "options.agentCard needs options.message (the first message to send)",
+            ));
+        }
+        if card.is_empty() {
+            return Err(js_error("invalid-argument", "options.agentCard is empty"));
+        }
+    }
     if message.is_some() {
         match dialect {
             DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::A2a),
@@ -430,7 +476,9 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
             ))
         }
     };
-    let url = opt_string(o, "url")?.unwrap_or_default();
+    let url = opt_string(o, "url")?
+        .or_else(|| a2a.agent_card.clone())
+        .unwrap_or_default();
     if url.is_empty() && transport != TransportKind::Manual {
         return Err(js_error("invalid-argument", "options.url is required"));
     }
@@ -569,6 +617,9 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         // Set from `endpoints` by the constructor.
         rpc_url: String::new(),
         message,
+        a2a_version: a2a.version,
+        a2a_binding: a2a.binding,
+        agent_card: a2a.agent_card,
         session: read_session(o)?,
         ack_interval_ms: opt_number(o, "ackIntervalMs", "options")?.unwrap_or(250.0),
     })
@@ -741,6 +792,7 @@ impl ClientInner {
         }
         let built = self.shared.store.with_session_mut(|s| {
             let (dec, store) = s.dialect_parts()?;
+            rpc::wire_a2a(&self.shared, dec);
             Some(match t.kind {
                 "cancel" => respond::cancel(dec, &t.task_id, None),
                 _ => match parse(&t.value) {
@@ -772,6 +824,8 @@ impl ClientInner {
         let answers = matches!(t.kind, "input" | "auth").then(|| t.id.clone());
         let url = match out.transport {
             Transport::WebSocket => String::new(),
+            // A2A: the agent card's interface once read (else `endpoints.rpc` or `url`).
+            Transport::HttpPost if out.dialect == Dialect::A2a => sh.rpc_url(),
             Transport::HttpPost => self.answers.endpoints.rpc_url(out.dialect, &sh.opts.url)?,
         };
         if let Some(responder) = &self.answers.responder {
@@ -780,8 +834,18 @@ impl ClientInner {
                 let _ = js_sys::Reflect::set(&req, &JsValue::from_str(k), v);
             };
             set("type", &JsValue::from_str(t.kind));
-            set("url", &JsValue::from_str(&url));
-            set("body", &from_json(&out.body)?);
+            set("url", &JsValue::from_str(&format!("{url}{}", out.path)));
+            set(
+                "body",
+                &if out.body.is_empty() {
+                    JsValue::UNDEFINED
+                } else {
+                    from_json(&out.body)?
+                },
+            );
+            if out.http_method != "POST" {
+                set("httpMethod", &JsValue::from_str(out.http_method));
+            }
             set("dialect", &JsValue::from_str(out.dialect.as_str()));
             set("method", &JsValue::from_str(out.method));
             set("contextId", &JsValue::from_str(&t.context_id));
@@ -797,11 +861,11 @@ impl ClientInner {
                 Transport::WebSocket => self.send_frame(&out.body)?,
                 Transport::HttpPost if out.streams => {
                     return self
-                        .stream_call(out.body, answers, t.kind == "message")
+                        .stream_call(rpc::Req::from(&out), answers, t.kind == "message")
                         .await
                 }
                 Transport::HttpPost => {
-                    let reply = rpc::post(sh, &url, &out.body).await?;
+                    let reply = rpc::post(sh, &url, &rpc::Req::from(&out)).await?;
                     if let (Dialect::A2a, Some(json)) = (out.dialect, reply.json.as_deref()) {
                         // A2A results and errors are events of the stream (tasks/cancel: the
                         // canceled task).
@@ -835,14 +899,14 @@ impl ClientInner {
     /// once (the open stream carries what follows), a new message waits for the stream's end.
     async fn stream_call(
         self: Rc<Self>,
-        body: String,
+        req: rpc::Req,
         answers: Option<String>,
         queue: bool,
     ) -> Result<(), JsValue> {
         let sh = &self.shared;
         if sh.running.get() && !sh.awaiting_call.get() && !sh.rpc_stream.get() && !queue {
-            let url = sh.opts.rpc_url.clone();
-            let reply = rpc::post(sh, &url, &body).await?;
+            let url = sh.rpc_url();
+            let reply = rpc::post(sh, &url, &req).await?;
             if let Some(json) = &reply.json {
                 let _ = sh.push(json);
             }
@@ -853,7 +917,7 @@ impl ClientInner {
             wake(sh);
             return Ok(());
         }
-        let (call, promise) = Call::new(body, answers);
+        let (call, promise) = Call::new(req, answers);
         if sh.running.get() {
             sh.calls.borrow_mut().push_back(call);
             wake(sh);
@@ -910,6 +974,7 @@ impl ClientInner {
         }
         let built = self.shared.store.with_session_mut(|s| {
             let (dec, _) = s.dialect_parts()?;
+            rpc::wire_a2a(&self.shared, dec);
             Some(respond::send_message(dec, text, ctx, None))
         })?;
         match built {

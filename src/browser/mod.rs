@@ -8,8 +8,11 @@
 //! - [`decoder`]: `StreamDecoder`, bytes → canonical events + diagnostics, no assembly.
 //! - [`transport`]: fetch SSE, EventSource, WebSocket and manual sources with resume.
 //! - [`client`]: `AgentClient`, a connection plus answering the agent.
+//! - [`a2a_options`]: the A2A options of `AgentClient` (`a2aVersion`, `a2aBinding`,
+//!   `agentCard`) and reading the agent card.
 //! - [`iter`]: the async iterator of events.
 
+pub mod a2a_options;
 pub mod client;
 pub mod convert;
 pub mod decoder;

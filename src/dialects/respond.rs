@@ -46,11 +46,20 @@ pub struct Outgoing {
     pub method: &'static str,
     /// How to send it.
     pub transport: Transport,
-    /// The JSON text to send.
+    /// The JSON text to send (empty: a request without a body, A2A v1.0 HTTP+JSON
+    /// `:subscribe` / `:cancel`).
     pub body: String,
     /// `true` when the response is an event stream to feed into the session
-    /// (`message/stream`, `tasks/resubscribe`).
+    /// (`message/stream`, `tasks/resubscribe`, `SendStreamingMessage`, `SubscribeToTask`).
     pub streams: bool,
+    /// The HTTP method of an [`Transport::HttpPost`] request (`POST`; `GET` for A2A v1.0
+    /// HTTP+JSON `GetTask`).
+    pub http_method: &'static str,
+    /// Appended to the dialect's endpoint URL (A2A v1.0 HTTP+JSON: `/message:stream`,
+    /// `/tasks/{id}:cancel`, ...); empty otherwise.
+    pub path: String,
+    /// The `A2A-Version` header to send (`Some("1.0")` for A2A v1.0 requests).
+    pub a2a_version: Option<&'static str>,
 }
 
 /// Why a message could not be built.
@@ -116,6 +125,9 @@ fn post(dialect: Dialect, method: &'static str, body: String, streams: bool) -> 
         transport: Transport::HttpPost,
         body,
         streams,
+        http_method: "POST",
+        path: String::new(),
+        a2a_version: None,
     }
 }
 
@@ -126,6 +138,60 @@ fn ws(method: &'static str, body: String) -> Outgoing {
         transport: Transport::WebSocket,
         body,
         streams: false,
+        http_method: "POST",
+        path: String::new(),
+        a2a_version: None,
+    }
+}
+
+/// What an A2A client asks for, in whichever version and binding the stream is read
+/// ([`a2a::A2aDecoder::set_wire`]).
+pub enum A2aCall<'a> {
+    /// Send a message and stream its task (`message/stream`, `SendStreamingMessage`).
+    Send(&'a a2a::request::UserMessage<'a>),
+    /// Resume a task's stream (`tasks/resubscribe`, `SubscribeToTask`).
+    Subscribe(&'a str),
+    /// Cancel a task (`tasks/cancel`, `CancelTask`).
+    Cancel(&'a str),
+}
+
+/// Builds an A2A request in the stream's version and binding, registering its JSON-RPC id.
+pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
+    use a2a::request_v1 as v1;
+    let (version, binding) = a.wire();
+    let (v03, v10, task) = match &call {
+        A2aCall::Send(m) => ("message/stream", "SendStreamingMessage", m.task_id),
+        A2aCall::Subscribe(t) => ("tasks/resubscribe", "SubscribeToTask", Some(*t)),
+        A2aCall::Cancel(t) => ("tasks/cancel", "CancelTask", Some(*t)),
+    };
+    match version {
+        a2a::Version::V03 => {
+            let id = a.register_request(v03, task);
+            let (body, streams) = match call {
+                A2aCall::Send(m) => (a2a::request::message_stream(id, m), true),
+                A2aCall::Subscribe(t) => (a2a::request::resubscribe(id, t), true),
+                A2aCall::Cancel(t) => (a2a::request::cancel(id, t), false),
+            };
+            post(Dialect::A2a, v03, body, streams)
+        }
+        a2a::Version::V10 => {
+            let id = a.register_request(v10, task);
+            let r = match call {
+                A2aCall::Send(m) => v1::send_streaming(binding, id, m),
+                A2aCall::Subscribe(t) => v1::subscribe(binding, id, t),
+                A2aCall::Cancel(t) => v1::cancel(binding, id, t),
+            };
+            Outgoing {
+                dialect: Dialect::A2a,
+                method: r.operation,
+                transport: Transport::HttpPost,
+                body: r.body.unwrap_or_default(),
+                streams: r.streams,
+                http_method: r.http_method,
+                path: r.path,
+                a2a_version: Some("1.0"),
+            }
+        }
     }
 }
 
@@ -220,9 +286,19 @@ pub fn answer_with_reason(
             let a = dec
                 .a2a()
                 .ok_or(RespondError::Unsupported("not an a2a stream"))?;
-            let rpc = a.register_request("message/stream", Some(&task));
-            let body = a2a::request::answer_message(rpc, &mid, &task, &ctx, value);
-            Ok(post(Dialect::A2a, "message/stream", body, true))
+            let m = a2a::request::UserMessage {
+                message_id: &mid,
+                text: value.as_str(),
+                data: if value.as_str().is_some() {
+                    None
+                } else {
+                    Some(value)
+                },
+                context_id: Some(&ctx),
+                task_id: Some(&task),
+                metadata: None,
+            };
+            Ok(a2a_request(a, A2aCall::Send(&m)))
         }
         Some(Dialect::Acp) => {
             let a = dec
@@ -289,19 +365,13 @@ pub fn send_message(
             let a = dec
                 .a2a()
                 .ok_or(RespondError::Unsupported("not an a2a stream"))?;
-            let rpc = a.register_request("message/stream", None);
             let m = a2a::request::UserMessage {
                 message_id: &mid,
                 text: Some(text),
                 context_id,
                 ..Default::default()
             };
-            Ok(post(
-                Dialect::A2a,
-                "message/stream",
-                a2a::request::message_stream(rpc, &m),
-                true,
-            ))
+            Ok(a2a_request(a, A2aCall::Send(&m)))
         }
         Some(Dialect::MyAgent) => {
             let m = dec
@@ -331,13 +401,7 @@ pub fn cancel(
             let a = dec
                 .a2a()
                 .ok_or(RespondError::Unsupported("not an a2a stream"))?;
-            let rpc = a.register_request("tasks/cancel", Some(task_id));
-            Ok(post(
-                Dialect::A2a,
-                "tasks/cancel",
-                a2a::request::cancel(rpc, task_id),
-                false,
-            ))
+            Ok(a2a_request(a, A2aCall::Cancel(task_id)))
         }
         Some(Dialect::Acp) => {
             let a = dec
@@ -379,13 +443,7 @@ pub fn resume(dec: &mut DialectDecoder) -> Result<Outgoing, RespondError> {
                 .a2a()
                 .ok_or(RespondError::Unsupported("not an a2a stream"))?;
             let task = a.stream_task().ok_or(RespondError::NoTask)?.to_owned();
-            let rpc = a.register_request("tasks/resubscribe", Some(&task));
-            Ok(post(
-                Dialect::A2a,
-                "tasks/resubscribe",
-                a2a::request::resubscribe(rpc, &task),
-                true,
-            ))
+            Ok(a2a_request(a, A2aCall::Subscribe(&task)))
         }
         Some(Dialect::MyAgent) => {
             let m = dec
@@ -432,15 +490,21 @@ pub fn create_session(content: Option<&Value<'_>>, metadata: Option<&Value<'_>>)
 
 /// `true` when `json` is a JSON-RPC response (`jsonrpc`, or an object `result` / `error`): what
 /// may go into the stream. A plain JSON body of an HTTP error (`{"detail": ...}`) is not one.
+///
+/// A2A v1.0 HTTP+JSON replies count too: a `Task` (the `:cancel` reply), a `StreamResponse`,
+/// a `google.rpc.Status` error body.
 pub fn is_rpc_response(json: &str) -> bool {
     let Ok(v) = parse(json) else { return false };
     v.get("jsonrpc").is_some()
         || v.get("result").is_some_and(|r| r.as_object().is_some())
         || v.get("error").is_some_and(|e| e.as_object().is_some())
+        || a2a::is_v10_reply(&v)
 }
 
-/// `json-rpc error CODE: MESSAGE` when `json` is a JSON-RPC error response (the reply to a
-/// request the client sent), `None` for a result or anything else.
+/// `json-rpc error CODE [REASON]: MESSAGE` when `json` is a JSON-RPC error response (the reply
+/// to a request the client sent; A2A v1.0 adds the `google.rpc.ErrorInfo` reason, e.g.
+/// `TASK_NOT_FOUND`), `http+json error CODE STATUS [REASON]: MESSAGE` for an A2A v1.0
+/// HTTP+JSON error body, `None` for a result or anything else.
 pub fn rpc_error_message(json: &str) -> Option<String> {
     let v = parse(json).ok()?;
     let e = v.get("error").filter(|e| !e.is_null())?;
@@ -452,5 +516,34 @@ pub fn rpc_error_message(json: &str) -> Option<String> {
         .get("message")
         .and_then(Value::as_str)
         .unwrap_or("(no message)");
-    Some(format!("json-rpc error {code}: {msg}"))
+    let rest = v.get("jsonrpc").is_none();
+    let status = e.get("status").and_then(Value::as_str).filter(|_| rest);
+    let reason = a2a::error_reason(e.get(if rest { "details" } else { "data" })).or_else(|| {
+        e.get("code")
+            .and_then(Value::as_f64)
+            .and_then(a2a::code_reason)
+    });
+    let label = if status.is_some() {
+        "http+json"
+    } else {
+        "json-rpc"
+    };
+    Some(format!(
+        "{label} error {code}{}{}: {msg}",
+        status.map(|s| format!(" {s}")).unwrap_or_default(),
+        reason.map(|r| format!(" {r}")).unwrap_or_default()
+    ))
+}
+
+/// The `google.rpc.ErrorInfo` reason of an error reply (`TASK_NOT_FOUND`, ...), if any.
+pub fn rpc_error_reason(json: &str) -> Option<String> {
+    let v = parse(json).ok()?;
+    let e = v.get("error")?;
+    a2a::error_reason(e.get("data").or_else(|| e.get("details")))
+        .or_else(|| {
+            e.get("code")
+                .and_then(Value::as_f64)
+                .and_then(a2a::code_reason)
+        })
+        .map(str::to_owned)
 }

@@ -307,7 +307,7 @@ fn rpc_error_message_reads_json_rpc_errors_only() {
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}"#
         )
         .as_deref(),
-        Some("json-rpc error -32001: Task not found")
+        Some("json-rpc error -32001 TASK_NOT_FOUND: Task not found")
     );
     assert_eq!(
         respond::rpc_error_message(r#"{"jsonrpc":"2.0","id":1,"error":{}}"#).as_deref(),

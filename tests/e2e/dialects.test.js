@@ -133,7 +133,7 @@ async function runAnswered(aw, options, what, until_ = null) {
  */
 async function cleanAndDropped(aw, d, { auto }) {
   const url = (f) => `/api/stream?dialect=${d}&scenario=main&seed=${SEED}&speed=0&retry=20${f}`;
-  const rpc = d === "a2a" ? { endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
+  const rpc = d === "a2a" ? { a2aVersion: "0.3", endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } } : {};
   const clean = await runAnswered(aw, { url: url(""), dialect: d, ...rpc }, `${d} clean`);
   const dropped = await runAnswered(aw, { url: url("&faults=dropEvery=25"), ...(auto ? {} : { dialect: d }), ...rpc }, `${d} dropped${auto ? " (auto)" : ""}`);
   const drops = dropped.states.filter((s) => s.startsWith("reconnecting")).length;
@@ -200,7 +200,7 @@ export const sdkTests = {
   // --- A2A against the official @a2a-js/sdk server (tests/a2a-sdk/server.mjs)
 
   async dialect_a2a_sdk_server_streams_artifacts_asks_and_completes(aw) {
-    const client = new aw.AgentClient({ url: sdkUrl(), message: "report please" });
+    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please" });
     const posts = watchPosts(sdkUrl());
     let answers;
     try {
@@ -230,7 +230,7 @@ export const sdkTests = {
   },
 
   async dialect_a2a_sdk_server_auth_required_completes_with_complete_auth(aw) {
-    const client = new aw.AgentClient({ url: sdkUrl(), message: { text: "report with auth", metadata: { from: "e2e" } } });
+    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: { text: "report with auth", metadata: { from: "e2e" } } });
     const answers = answerEverything(client);
     await until(() => ended(client), `end (${client.connection.reason})`);
     answers.stop();
@@ -245,7 +245,7 @@ export const sdkTests = {
   },
 
   async dialect_a2a_sdk_server_failure_becomes_a_failed_task(aw) {
-    const client = new aw.AgentClient({ url: sdkUrl(), message: "please fail" });
+    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "please fail" });
     await until(() => ended(client), "end");
     eq(client.connection.state, "closed", client.connection.reason);
     const root = client.getSnapshot().roots[0];
@@ -258,7 +258,7 @@ export const sdkTests = {
     // The long job sends a status every 100 ms; an idle timeout shorter than that makes the
     // client drop the stream (as a dead connection would) and resume it with tasks/resubscribe.
     const posts = watchPosts(sdkUrl());
-    const client = new aw.AgentClient({ url: sdkUrl(), message: "slow job", idleTimeoutMs: 60, reconnect: FAST });
+    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "slow job", idleTimeoutMs: 60, reconnect: FAST });
     const states = recordStates(client);
     const step = () => Number((client.getSnapshot().roots[0]?.statusMessage ?? "").match(/Step (\d+)/)?.[1] ?? 0);
     try {
@@ -284,7 +284,7 @@ export const sdkTests = {
   async dialect_a2a_sdk_server_cancel_while_input_pending_expires_the_request(aw) {
     // Canceled while it waits for the user: the request was never answered, so it expires (as
     // in protocol 000), it is not shown as answered by the user.
-    const client = new aw.AgentClient({ url: sdkUrl(), message: "report please", reconnect: FAST });
+    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please", reconnect: FAST });
     await until(() => client.pendingInputs().length === 1 && /waits/.test(client.connection.reason), "the confirmation");
     const input = client.pendingInputs()[0];
     const root = client.getSnapshot().roots[0];
@@ -302,7 +302,7 @@ export const sdkTests = {
     // The official SDK agent names its artifacts the same in every task ("answer", "summary",
     // "report"): A2A artifact ids are unique within their task. The second turn of the
     // conversation (sendMessage, a new task) must not replace the first task's answer or files.
-    const client = new aw.AgentClient({ url: sdkUrl(), message: "report please", reconnect: FAST });
+    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please", reconnect: FAST });
     const answers = answerEverything(client);
     await until(() => ended(client), `the first turn (${client.connection.reason})`);
     const first = client.getSnapshot().roots[0];
@@ -337,7 +337,7 @@ export const tests = {
       await r.body?.cancel();
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
     };
-    const client = new aw.AgentClient({ url, message: "go", responder, reconnect: FAST });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", responder, reconnect: FAST });
     const states = recordStates(client);
     const answers = answerEverything(client);
     try {
@@ -358,8 +358,8 @@ export const tests = {
   async flows_cancel_while_input_pending_expires_it_in_every_dialect(aw) {
     const urls = {
       canonical: { url: `/api/stream?scenario=main&seed=${SEED}&speed=0` },
-      a2a: { url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" },
-      "a2a (sse)": { url: `/api/stream?dialect=a2a&scenario=main&seed=${SEED}&speed=0`, dialect: "a2a", endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } },
+      a2a: { a2aVersion: "0.3", url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" },
+      "a2a (sse)": { url: `/api/stream?dialect=a2a&scenario=main&seed=${SEED}&speed=0`, dialect: "a2a", a2aVersion: "0.3", endpoints: { rpc: `/api/a2a?scenario=main&seed=${SEED}&speed=0` } },
       acp: { url: `/api/stream?dialect=acp&scenario=main&seed=${SEED}&speed=0`, dialect: "acp" },
       unified: { url: `/api/stream?dialect=unified&scenario=main&seed=${SEED}&speed=0`, dialect: "unified" },
     };
@@ -386,7 +386,7 @@ export const tests = {
     // rejects with send-failed and, as for an HTTP error or with A2A-ACP, the request stays open
     // and a retry goes through; the task has not failed on the server.
     const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
-    const client = new aw.AgentClient({ url, message: "go", reconnect: FAST });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", reconnect: FAST });
     const states = recordStates(client);
     await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
     const input = client.pendingInputs()[0];
@@ -411,6 +411,7 @@ export const tests = {
   async dialect_a2a_rpc_runs_main_answering_in_a2a(aw) {
     const ref = await canonicalMain(aw);
     const { client, states, results } = await runAnswered(aw, {
+      a2aVersion: "0.3",
       url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`,
       message: "Analyze the Q4 sales",
     }, "a2a");
@@ -434,12 +435,12 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_resumes_with_resubscribe_after_drops(aw) {
-    const clean = await runAnswered(aw, { url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" }, "clean");
+    const clean = await runAnswered(aw, { a2aVersion: "0.3", url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" }, "clean");
     // What the client POSTs: a resubscribe, never the message again.
     const posts = watchPosts(`${location.origin}/api/a2a`);
     let dropped;
     try {
-      dropped = await runAnswered(aw, { url: `/api/a2a?scenario=main&seed=${SEED}&speed=0&faults=drop=30`, message: "go" }, "dropped");
+      dropped = await runAnswered(aw, { a2aVersion: "0.3", url: `/api/a2a?scenario=main&seed=${SEED}&speed=0&faults=drop=30`, message: "go" }, "dropped");
     } finally {
       posts.stop();
     }
@@ -454,7 +455,7 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_send_message_starts_the_next_task_after_the_run_finished(aw) {
-    const client = new aw.AgentClient({ url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
     const states = recordStates(client);
     await until(() => ended(client), "the first run");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -472,7 +473,7 @@ export const tests = {
   async a2a_send_message_after_a_finished_run_shows_the_new_task(aw) {
     // The scenario server numbers each message/stream's SSE ids from 0: the second turn's
     // events must not be taken for replays of the first stream's.
-    const client = new aw.AgentClient({ url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
     const states = recordStates(client);
     await until(() => ended(client), "the first run");
     const first = client.getSnapshot().roots[0];
@@ -488,7 +489,7 @@ export const tests = {
   },
 
   async a2a_second_turn_dropped_before_its_first_event_is_not_resubscribed_to_the_first_task(aw) {
-    const client = new aw.AgentClient({ url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first", reconnect: FAST });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first", reconnect: FAST });
     const states = recordStates(client);
     await until(() => ended(client), "the first run");
     const first = client.getSnapshot().roots[0];
@@ -526,7 +527,7 @@ export const tests = {
 
   async a2a_plain_4xx_body_on_an_answer_adds_no_stray_diagnostic(aw) {
     const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
-    const client = new aw.AgentClient({ url, message: "go", reconnect: FAST });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", reconnect: FAST });
     await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
     const input = client.pendingInputs()[0];
     const before = client.getSnapshot().diagnostics.map((d) => `${d.code}: ${d.message}`);
@@ -540,7 +541,7 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_cancel_sends_tasks_cancel(aw) {
-    const client = new aw.AgentClient({ url: "/api/a2a?scenario=cancel&seed=1&speed=0", message: "long job" });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=cancel&seed=1&speed=0", message: "long job" });
     await until(() => client.getSnapshot().tasks.length > 0 && client.getSnapshot().tasks[0].status === "working", "working");
     const root = client.getSnapshot().roots[0];
     await client.cancel(root.id);
@@ -551,7 +552,7 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_error_fails_the_task_with_a_diagnostic(aw) {
-    const client = new aw.AgentClient({ url: "/api/a2a?scenario=failure&seed=1&speed=0&faults=rpcError", message: "go" });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=failure&seed=1&speed=0&faults=rpcError", message: "go" });
     await until(() => ended(client), "end");
     const snap = client.getSnapshot();
     assert(snap.diagnostics.some((d) => d.code === "rpc-error"), `rpc-error diagnostic: ${snap.diagnostics.map((d) => d.code)}`);
@@ -949,7 +950,7 @@ export const tests = {
   },
 
   async close_ends_an_a2a_answer_call_with_closed(aw) {
-    const client = new aw.AgentClient({ url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" });
+    const client = new aw.AgentClient({ a2aVersion: "0.3", url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" });
     await until(() => client.pendingInputs().length > 0 && client.connection.state === "open" && /waits for an answer/.test(client.connection.reason), "the approval");
     const id = client.pendingInputs()[0].id;
     // The answer's message/stream POST is slow to get its response (held 2 s, honours abort).

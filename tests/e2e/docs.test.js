@@ -356,7 +356,7 @@ export const tests = {
     const setups = {
       canonical: { url: "/api/stream?scenario=main&seed=5&speed=0" },
       myagent: { url: `${WS}/api/myagent/ws?scenario=main&seed=5&speed=0&start=connect`, dialect: "myagent" },
-      a2a: { url: "/api/a2a?scenario=main&seed=5&speed=0", message: "go" },
+      a2a: { a2aVersion: "0.3", url: "/api/a2a?scenario=main&seed=5&speed=0", message: "go" },
       acp: { url: "/api/stream?dialect=acp&scenario=main&seed=5&speed=0", dialect: "acp" },
     };
     const out = {};

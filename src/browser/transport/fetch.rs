@@ -106,16 +106,20 @@ fn build_request(
     } else {
         (o.url.clone(), o.method.to_ascii_uppercase(), o.body.clone())
     };
-    request(sh, &url, &method, body.as_deref(), last_id)
+    request(sh, &url, &method, body.as_deref(), last_id, None)
 }
 
-/// A JSON-RPC POST to the rpc endpoint that may answer with a stream.
+/// A dialect request to the rpc endpoint that may answer with a stream.
 fn rpc_request(
     sh: &Shared,
-    body: &str,
+    req: &rpc::Req,
     last_id: &str,
 ) -> Result<web_sys::Request, (&'static str, String)> {
-    request(sh, &sh.opts.rpc_url, "POST", Some(body), last_id)
+    let url = format!("{}{}", sh.rpc_url(), req.path);
+    let version = req
+        .a2a_version
+        .map(|v| (crate::dialects::a2a::request_v1::VERSION_HEADER, v));
+    request(sh, &url, req.http_method, req.body(), last_id, version)
 }
 
 /// The request of one attempt: headers, body, credentials, the abort controller.
@@ -125,6 +129,7 @@ fn request(
     method: &str,
     body: Option<&str>,
     last_id: &str,
+    extra: Option<(&str, &str)>,
 ) -> Result<web_sys::Request, (&'static str, String)> {
     let o = &sh.opts;
     let init = web_sys::RequestInit::new();
@@ -151,6 +156,9 @@ fn request(
     }
     if !last_id.is_empty() {
         let _ = headers.set("Last-Event-ID", last_id);
+    }
+    if let Some((k, v)) = extra {
+        let _ = headers.set(k, v);
     }
     init.set_headers(&headers);
     match o.credentials.as_deref() {
@@ -182,6 +190,13 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
     let mut rpc_stream = false;
     let mut attempt: u32 = 0;
     sh.set_state(CONNECTING, "connecting", None);
+    // A2A `agentCard`: the endpoint, binding and version come from the card.
+    if let Err((code, message)) = crate::browser::a2a_options::resolve_card(&sh).await {
+        if !sh.ended() {
+            sh.shutdown(FAILED, &message, Some(code));
+        }
+        return;
+    }
     loop {
         if sh.ended() {
             return;
@@ -189,16 +204,16 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
         let last_id = sh.store.last_event_id().unwrap_or_default();
         let mut call = None;
         let req = match next {
-            Next::First => match rpc::first_message_body(&sh) {
-                Some(Ok(body)) => {
+            Next::First => match rpc::first_message(&sh) {
+                Some(Ok(r)) => {
                     rpc_stream = true;
-                    rpc_request(&sh, &body, "")
+                    rpc_request(&sh, &r, "")
                 }
                 Some(Err(m)) => Err(("invalid-argument", m)),
                 None => build_request(&sh, false, ""),
             },
-            Next::Resume if rpc_stream => match rpc::resubscribe_body(&sh) {
-                Some(body) => rpc_request(&sh, &body, &last_id),
+            Next::Resume if rpc_stream => match rpc::resubscribe(&sh) {
+                Some(r) => rpc_request(&sh, &r, &last_id),
                 None => Err((
                     "interrupted",
                     "the JSON-RPC stream was interrupted before it named its task: nothing to resubscribe to (the message is not sent again)".into(),
@@ -213,7 +228,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                 if fresh {
                     let _ = sh.store.with_session_mut(|s| s.begin_new_stream());
                 }
-                let r = rpc_request(&sh, &c.body, if fresh { "" } else { &last_id });
+                let r = rpc_request(&sh, &c.req, if fresh { "" } else { &last_id });
                 call = Some(c);
                 r
             }
@@ -513,7 +528,7 @@ async fn attempt_once(
         let status = resp.status();
         let e = crate::browser::error::js_error(
             "send-failed",
-            &format!("{} answered HTTP {status}", sh.opts.rpc_url),
+            &format!("{} answered HTTP {status}", sh.rpc_url()),
         );
         let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(status));
         if let Some(c) = call.take() {

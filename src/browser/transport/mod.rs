@@ -21,7 +21,10 @@ pub mod websocket;
 
 use super::global::{now_ms, report_error, Wait};
 use super::store::AgentStore;
+use crate::client::agent_card::Interface;
 use crate::client::reconnect::ReconnectPolicy;
+use crate::dialects::a2a::request_v1::Binding;
+use crate::dialects::a2a::Version;
 use crate::dialects::{Dialect, DialectChoice};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -70,6 +73,13 @@ pub struct StreamOptions {
     pub rpc_url: String,
     /// A2A: the first message, sent with `message/stream` instead of the plain stream request.
     pub message: Option<rpc::FirstMessage>,
+    /// A2A: the protocol version requests are written in (`a2aVersion`, default 1.0).
+    pub a2a_version: Version,
+    /// A2A v1.0: the binding (`a2aBinding`, default JSON-RPC).
+    pub a2a_binding: Binding,
+    /// A2A: the agent card's URL (`agentCard`): read before the first request, it names the
+    /// endpoint, binding and version.
+    pub agent_card: Option<String>,
     /// MyAgent: `user.create_session` content and metadata (JSON text).
     pub session: (Option<String>, Option<String>),
     /// MyAgent: how often received events are acknowledged (`user.ack`), in ms.
@@ -143,6 +153,8 @@ pub struct Shared {
     /// MyAgent: the `message` option went out as `user.message` (on whichever socket first
     /// knew the session).
     pub message_sent: Cell<bool>,
+    /// A2A: what the agent card said (its interface's URL, binding and version), once read.
+    pub card: RefCell<Option<Interface>>,
 }
 
 impl Shared {
@@ -173,7 +185,26 @@ impl Shared {
             running: Cell::new(false),
             rpc_stream: Cell::new(false),
             message_sent: Cell::new(false),
+            card: RefCell::new(None),
             opts,
+        }
+    }
+
+    /// Where the dialect's requests go: the agent card's interface once read, else the
+    /// configured endpoint.
+    pub fn rpc_url(&self) -> String {
+        match &*self.card.borrow() {
+            Some(i) => i.url.clone(),
+            None => self.opts.rpc_url.clone(),
+        }
+    }
+
+    /// The A2A version and binding requests are written in: the agent card's, else the
+    /// options'.
+    pub fn a2a_wire(&self) -> (Version, Binding) {
+        match &*self.card.borrow() {
+            Some(i) => (i.version, i.binding),
+            None => (self.opts.a2a_version, self.opts.a2a_binding),
         }
     }
 

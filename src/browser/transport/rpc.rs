@@ -13,8 +13,9 @@
 use super::Shared;
 use crate::browser::error::js_error;
 use crate::browser::global::fetch_request;
-use crate::dialects::a2a::request::{message_stream, UserMessage};
-use crate::dialects::respond;
+use crate::dialects::a2a::request::UserMessage;
+use crate::dialects::respond::{self, A2aCall, Outgoing};
+use crate::dialects::DialectDecoder;
 use crate::json::parse;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,10 +36,61 @@ pub struct FirstMessage {
     pub metadata: Option<String>,
 }
 
+/// One HTTP request of a dialect's conversation, as [`crate::dialects::respond`] built it:
+/// sent to the dialect's endpoint (plus `path`) with the stream's headers and credentials.
+#[derive(Debug, Clone)]
+pub struct Req {
+    /// The JSON body (empty: none).
+    pub body: String,
+    /// `POST` (A2A v1.0 HTTP+JSON `GetTask`: `GET`).
+    pub http_method: &'static str,
+    /// Appended to the endpoint (A2A v1.0 HTTP+JSON: `/message:stream`, `/tasks/{id}:…`).
+    pub path: String,
+    /// The `A2A-Version` header, when the request names one.
+    pub a2a_version: Option<&'static str>,
+}
+
+impl Req {
+    /// A plain JSON-RPC POST of `body`.
+    pub fn post(body: String) -> Req {
+        Req {
+            body,
+            http_method: "POST",
+            path: String::new(),
+            a2a_version: None,
+        }
+    }
+
+    /// The body to send, if any.
+    pub fn body(&self) -> Option<&str> {
+        Some(self.body.as_str()).filter(|b| !b.is_empty())
+    }
+}
+
+impl From<&Outgoing> for Req {
+    fn from(o: &Outgoing) -> Req {
+        Req {
+            body: o.body.clone(),
+            http_method: o.http_method,
+            path: o.path.clone(),
+            a2a_version: o.a2a_version,
+        }
+    }
+}
+
+/// Sets how the A2A decoder writes the client's requests: the version and binding of the
+/// options, or of the agent card once read.
+pub fn wire_a2a(sh: &Shared, dec: &mut DialectDecoder) {
+    if let Some(a) = dec.a2a() {
+        let (version, binding) = sh.a2a_wire();
+        a.set_wire(version, binding);
+    }
+}
+
 /// A request for the fetch loop to send next, and the promise waiting for it.
 pub struct Call {
-    /// The JSON-RPC request body.
-    pub body: String,
+    /// The request.
+    pub req: Req,
     /// The input/auth request this call answers: closed locally once the server accepted it.
     pub answers: Option<String>,
     settle: Option<(js_sys::Function, js_sys::Function)>,
@@ -46,12 +98,12 @@ pub struct Call {
 
 impl Call {
     /// A call and the promise its settlement resolves or rejects.
-    pub fn new(body: String, answers: Option<String>) -> (Call, js_sys::Promise) {
+    pub fn new(req: Req, answers: Option<String>) -> (Call, js_sys::Promise) {
         let mut pair = None;
         let promise = js_sys::Promise::new(&mut |res, rej| pair = Some((res, rej)));
         (
             Call {
-                body,
+                req,
                 answers,
                 settle: pair,
             },
@@ -70,42 +122,42 @@ impl Call {
     }
 }
 
-/// The first `message/stream` body (the `message` option), registering its request id.
-/// `None` without a `message` option; `Err` when the stream is not A2A.
-pub fn first_message_body(sh: &Shared) -> Option<Result<String, String>> {
+/// The first `message/stream` / `SendStreamingMessage` (the `message` option), registering its
+/// request id. `None` without a `message` option; `Err` when the stream is not A2A.
+pub fn first_message(sh: &Shared) -> Option<Result<Req, String>> {
     let m = sh.opts.message.as_ref()?;
     let built = sh.store.with_session_mut(|s| {
         let (dec, _) = s
             .dialect_parts()
             .ok_or("the message option needs dialect \"a2a\"")?;
+        wire_a2a(sh, dec);
         let mid = dec.next_message_id();
         let a = dec
             .a2a()
             .ok_or("the message option needs dialect \"a2a\"")?;
-        let id = a.register_request("message/stream", m.task_id.as_deref());
         let data = m.data.as_deref().and_then(|d| parse(d).ok());
         let metadata = m.metadata.as_deref().and_then(|d| parse(d).ok());
-        Ok(message_stream(
-            id,
-            &UserMessage {
-                message_id: &mid,
-                text: m.text.as_deref(),
-                data: data.as_ref(),
-                context_id: m.context_id.as_deref(),
-                task_id: m.task_id.as_deref(),
-                metadata: metadata.as_ref(),
-            },
-        ))
+        let msg = UserMessage {
+            message_id: &mid,
+            text: m.text.as_deref(),
+            data: data.as_ref(),
+            context_id: m.context_id.as_deref(),
+            task_id: m.task_id.as_deref(),
+            metadata: metadata.as_ref(),
+        };
+        Ok(Req::from(&respond::a2a_request(a, A2aCall::Send(&msg))))
     });
     Some(built.unwrap_or_else(|_| Err("the store is closed".to_owned())))
 }
 
-/// The `tasks/resubscribe` body for the stream's task, when there is one.
-pub fn resubscribe_body(sh: &Shared) -> Option<String> {
+/// The request that resumes the stream's task (`tasks/resubscribe`, `SubscribeToTask`), when
+/// there is one.
+pub fn resubscribe(sh: &Shared) -> Option<Req> {
     sh.store
         .with_session_mut(|s| {
             let (dec, _) = s.dialect_parts()?;
-            respond::resume(dec).ok().map(|o| o.body)
+            wire_a2a(sh, dec);
+            respond::resume(dec).ok().map(|o| Req::from(&o))
         })
         .ok()
         .flatten()
@@ -190,9 +242,12 @@ pub struct Reply {
     pub json: Option<String>,
 }
 
-/// POSTs `body` (JSON) to `url` with the stream's headers and credentials. Fails with code
-/// `send-failed` (with `status` for HTTP errors that carry no JSON-RPC response).
-pub async fn post(sh: &Shared, url: &str, body: &str) -> Result<Reply, JsValue> {
+/// Sends `req` to `url` (the endpoint; `req.path` is appended) with the stream's headers and
+/// credentials. Fails with code `send-failed` (with `status` for HTTP errors that carry no
+/// JSON reply).
+pub async fn post(sh: &Shared, url: &str, req: &Req) -> Result<Reply, JsValue> {
+    let url = format!("{url}{}", req.path);
+    let url = url.as_str();
     let fail = |msg: String, cause: Option<JsValue>, status: Option<u16>| {
         let e = js_error("send-failed", &msg);
         if let Some(c) = cause {
@@ -204,15 +259,22 @@ pub async fn post(sh: &Shared, url: &str, body: &str) -> Result<Reply, JsValue> 
         e
     };
     let init = web_sys::RequestInit::new();
-    init.set_method("POST");
+    init.set_method(req.http_method);
     let headers = web_sys::Headers::new()?;
-    headers.set("Content-Type", "application/json")?;
+    if req.body().is_some() {
+        headers.set("Content-Type", "application/json")?;
+    }
     headers.set("Accept", "application/json, text/event-stream")?;
+    if let Some(v) = req.a2a_version {
+        headers.set(crate::dialects::a2a::request_v1::VERSION_HEADER, v)?;
+    }
     for (k, v) in &sh.opts.headers {
         headers.set(k, v)?;
     }
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(body));
+    if let Some(body) = req.body() {
+        init.set_body(&JsValue::from_str(body));
+    }
     if sh.opts.credentials.as_deref() == Some("include") {
         init.set_credentials(web_sys::RequestCredentials::Include);
     }

@@ -34,8 +34,14 @@ pub mod request_v1;
 mod status;
 mod version;
 
-pub use envelope::error_reason;
+pub use envelope::{code_reason, error_reason};
 pub use version::{TaskState, Version};
+
+/// `true` for a v1.0 reply to a plain request: a bare `Task` (`CancelTask`, `GetTask`), a
+/// `StreamResponse`, or an HTTP+JSON error body.
+pub(crate) fn is_v10_reply(v: &Value<'_>) -> bool {
+    is_v10_shape(v) || version::shape(v).is_some_and(|s| s.version == Version::V10)
+}
 
 /// `true` for the shapes only A2A v1.0 has: a `StreamResponse` (exactly one of `task`,
 /// `message`, `statusUpdate`, `artifactUpdate`, no `kind`) or an HTTP+JSON error body.
@@ -131,6 +137,8 @@ pub struct A2aDecoder {
     stream_unnamed: bool,
     /// The version of the stream's first event.
     version: Option<Version>,
+    /// How this client writes its requests (version, binding).
+    wire: Option<(Version, request_v1::Binding)>,
     /// An event arrived since the latest request was registered (HTTP+JSON has no ids to tell
     /// whether an error answers the request or ends its stream).
     events_since_request: bool,
@@ -227,6 +235,22 @@ impl A2aDecoder {
             }
         }
         false
+    }
+
+    /// Sets how the client writes its requests: A2A `version` over `binding` (v0.3 has the
+    /// JSON-RPC binding only). The default is v0.3 JSON-RPC.
+    pub fn set_wire(&mut self, version: Version, binding: request_v1::Binding) {
+        let binding = match version {
+            Version::V03 => request_v1::Binding::JsonRpc,
+            Version::V10 => binding,
+        };
+        self.wire = Some((version, binding));
+    }
+
+    /// How the client writes its requests (see [`A2aDecoder::set_wire`]).
+    pub fn wire(&self) -> (Version, request_v1::Binding) {
+        self.wire
+            .unwrap_or((Version::V03, request_v1::Binding::JsonRpc))
     }
 
     /// The protocol version of the stream, once an event told it.
