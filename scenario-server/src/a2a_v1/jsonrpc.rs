@@ -23,12 +23,11 @@ fn reply(id: &Value, e: &V1Error) -> Response<RespBody> {
     )
 }
 
-fn task_param(call: &Call) -> Result<String, Response<RespBody>> {
+fn task_param(call: &Call) -> Option<String> {
     call.params
         .get("id")
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .ok_or_else(|| rpc_error(&call.id, INVALID_PARAMS, "params.id must be a string"))
 }
 
 /// `POST /api/a2a/v1`.
@@ -55,18 +54,16 @@ pub async fn handle(app: &App, req: Request<Incoming>) -> Response<RespBody> {
     };
     match call.method.as_str() {
         "SendStreamingMessage" => done(send_streaming(&cx, call.params.get("message"))),
-        "SubscribeToTask" => match task_param(&call) {
-            Ok(t) => done(subscribe(&cx, &t)),
-            Err(r) => r,
-        },
-        "CancelTask" => match task_param(&call) {
-            Ok(t) => value(cancel(&cx, &t).await),
-            Err(r) => r,
-        },
-        "GetTask" => match task_param(&call) {
-            Ok(t) => value(get(&cx, &t, history_length(call.params.get("historyLength")))),
-            Err(r) => r,
-        },
+        "SubscribeToTask" | "CancelTask" | "GetTask" => {
+            let Some(t) = task_param(&call) else {
+                return rpc_error(&call.id, INVALID_PARAMS, "params.id must be a string");
+            };
+            match call.method.as_str() {
+                "SubscribeToTask" => done(subscribe(&cx, &t)),
+                "CancelTask" => value(cancel(&cx, &t).await),
+                _ => value(get(&cx, &t, history_length(call.params.get("historyLength")))),
+            }
+        }
         other => rpc_error(
             &call.id,
             METHOD_NOT_FOUND,

@@ -48,27 +48,27 @@ fn plain(status: StatusCode, name: &str, message: impl Into<String>) -> Response
     a2a_json(status, &body)
 }
 
-/// Reads a JSON request body (empty: `{}`).
-async fn body(req: Request<Incoming>) -> Result<Value, Response<RespBody>> {
+/// Reads a JSON request body (empty: `{}`); the error answer when it cannot.
+async fn body(req: Request<Incoming>) -> Result<Value, Box<Response<RespBody>>> {
     let bytes = match Limited::new(req.into_body(), MAX_BODY).collect().await {
         Ok(c) => c.to_bytes(),
         Err(_) => {
-            return Err(plain(
+            return Err(Box::new(plain(
                 StatusCode::BAD_REQUEST,
                 "INVALID_ARGUMENT",
                 "could not read the request body (at most 1 MiB)",
-            ))
+            )))
         }
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
     serde_json::from_slice(&bytes).map_err(|e| {
-        plain(
+        Box::new(plain(
             StatusCode::BAD_REQUEST,
             "INVALID_ARGUMENT",
             format!("invalid JSON body: {e}"),
-        )
+        ))
     })
 }
 
@@ -120,7 +120,7 @@ pub async fn route(app: &App, req: Request<Incoming>, path: &[&str]) -> Response
     let message = match what {
         Route::Stream => match body(req).await {
             Ok(b) => Some(b.get("message").cloned().unwrap_or(Value::Null)),
-            Err(r) => return r,
+            Err(r) => return *r,
         },
         _ => None,
     };
