@@ -636,3 +636,36 @@ async fn the_card_lists_both_interfaces() {
     let list = index["endpoints"].to_string();
     assert!(list.contains("/api/a2a/v1") && list.contains("/api/a2a/rest/message:stream"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rpc_error_fault_is_an_sse_error_event() {
+    let addr = common::server().await;
+    let msg = json!({"message": user(json!([{"text": "go"}]), None)});
+    let q = "scenario=failure&speed=0&faults=rpcError";
+    let r = v1(
+        addr,
+        "POST",
+        &format!("/api/a2a/v1?{q}"),
+        Some(&rpc("SendStreamingMessage", msg.clone())),
+    )
+    .await;
+    let last = common::blocks(&r.body).pop().expect("frames");
+    assert_eq!(last.event.as_deref(), Some("error"));
+    let e = last.json();
+    assert_eq!((&e["id"], &e["error"]["code"]), (&json!(7), &json!(-32603)));
+    let r = v1(
+        addr,
+        "POST",
+        &format!("/api/a2a/rest/message:stream?{q}"),
+        Some(&msg),
+    )
+    .await;
+    let last = common::blocks(&r.body).pop().expect("frames");
+    assert_eq!(last.event.as_deref(), Some("error"));
+    let e = last.json();
+    assert_eq!(
+        (&e["error"]["code"], &e["error"]["status"]),
+        (&json!(500), &json!("INTERNAL"))
+    );
+    assert!(!r.text().contains("TASK_STATE_FAILED"));
+}
