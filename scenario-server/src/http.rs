@@ -28,7 +28,8 @@ pub const MAX_BODY: usize = 1 << 20;
 pub const MAX_DIALECT_EVENTS: u64 = 1_000_000;
 
 /// Request headers a cross-origin page may send.
-pub const CORS_ALLOW_HEADERS: &str = "Content-Type, Authorization, Last-Event-ID, Cache-Control";
+pub const CORS_ALLOW_HEADERS: &str =
+    "Content-Type, Authorization, A2A-Version, A2A-Extensions, Last-Event-ID, Cache-Control";
 
 pub(crate) fn full(b: impl Into<Bytes>) -> RespBody {
     Full::new(b.into()).map_err(|never| match never {}).boxed()
@@ -184,6 +185,11 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
             }
         }
         ["api", "a2a"] if post => crate::rpc::a2a(app, req).await,
+        ["api", "a2a", "v1"] if post => crate::a2a_v1::jsonrpc::handle(app, req).await,
+        ["api", "a2a", "v1", ".well-known", "agent-card.json"] if get => {
+            crate::a2a_v1::card::card(req.headers())
+        }
+        ["api", "a2a", "rest", ..] => crate::a2a_v1::rest::route(app, req, &seg[3..]).await,
         ["api", "acp", "rpc"] if post => crate::rpc::acp(app, req).await,
         ["api", "myagent", "ws"] if get => crate::myagent_ws::open(app, req),
         ["api", "runs"] if post => {
@@ -231,7 +237,10 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         ["api", "health"] | ["api", "scenarios"] | ["api", "stream"] | ["api", "myagent", "ws"] => {
             not_allowed("GET, OPTIONS")
         }
-        ["api", "a2a"] | ["api", "acp", "rpc"] => not_allowed("POST, OPTIONS"),
+        ["api", "a2a"] | ["api", "a2a", "v1"] | ["api", "acp", "rpc"] => {
+            not_allowed("POST, OPTIONS")
+        }
+        ["api", "a2a", "v1", ".well-known", "agent-card.json"] => not_allowed("GET, OPTIONS"),
         ["api", "runs"] => not_allowed("POST, OPTIONS"),
         ["api", "runs", _] | ["api", "runs", _, "stream"] => not_allowed("GET, OPTIONS"),
         ["api", "contexts", _, "tasks", _, "inputs" | "auth", _]
@@ -255,6 +264,12 @@ fn index() -> Value {
             "GET /api/stream?scenario=ID&seed=N&speed=F&run=RUNID&faults=...&events=N&retry=MS&heartbeat=MS&lastEventId=N&dialect=canonical|a2a|acp|unified",
             "POST /api/runs {scenario, seed, speed, faults, run, events, lastEventId, dialect}",
             "POST /api/a2a?scenario=ID&seed=N&speed=F&faults=... (JSON-RPC: message/stream, tasks/resubscribe, tasks/cancel, tasks/get)",
+            "POST /api/a2a/v1?scenario=ID&seed=N&speed=F&faults=... (A2A v1.0 JSON-RPC, header A2A-Version: 1.0: SendStreamingMessage, SubscribeToTask, CancelTask, GetTask)",
+            "POST /api/a2a/rest/message:stream?scenario=ID&seed=N&speed=F&faults=... {message} (A2A v1.0 HTTP+JSON, header A2A-Version: 1.0)",
+            "GET|POST /api/a2a/rest/tasks/{taskId}:subscribe (A2A v1.0 HTTP+JSON)",
+            "POST /api/a2a/rest/tasks/{taskId}:cancel (A2A v1.0 HTTP+JSON)",
+            "GET /api/a2a/rest/tasks/{taskId} (A2A v1.0 HTTP+JSON)",
+            "GET /api/a2a/v1/.well-known/agent-card.json (A2A v1.0 agent card: both interfaces)",
             "POST /api/acp/rpc (JSON-RPC: tasks/provideInputAndContinue, tasks/cancel)",
             "GET /api/myagent/ws?scenario=ID&seed=N&speed=F&faults=...&heartbeat=MS&start=message|connect (WebSocket)",
             "GET /api/runs/{runId}",
@@ -541,6 +556,10 @@ pub(crate) struct StreamOpts {
     pub(crate) stop_at_final: bool,
     /// Start at this canonical position whatever `Last-Event-ID` says (answer streams).
     pub(crate) from: Option<u64>,
+    /// Bare `data:` frames, no `retry:` / `id:` lines (A2A v1.0).
+    pub(crate) no_ids: bool,
+    /// A dialect event sent first (A2A v1.0: the `Task` snapshot).
+    pub(crate) prelude: Option<Value>,
 }
 
 /// Opens (or attaches to) a run and answers with its SSE stream. `existing`: the run id of
@@ -566,7 +585,7 @@ pub(crate) fn open_stream(
             None => {
                 return error(
                     StatusCode::BAD_REQUEST,
-                    format!("dialect: {name:?} is not one of canonical, a2a, acp, unified"),
+                    format!("dialect: {name:?} is not one of canonical, a2a, a2a-v1, acp, unified"),
                 )
             }
         },
@@ -684,6 +703,8 @@ pub(crate) fn open_stream(
         rpc_id: opts.rpc_id.clone(),
         stop_at_final: opts.stop_at_final,
         skip,
+        no_ids: opts.no_ids,
+        prelude: opts.prelude.as_ref().map(|p| Bytes::from(p.to_string())),
     });
     let ctype = faults
         .ctype

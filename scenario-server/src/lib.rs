@@ -28,6 +28,7 @@
 
 #![deny(missing_docs)]
 
+pub mod a2a_v1;
 pub mod dialects;
 pub mod faults;
 pub mod http;

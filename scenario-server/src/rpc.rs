@@ -71,14 +71,17 @@ impl Fail {
 }
 
 /// A checked JSON-RPC request.
-struct Call {
-    id: Value,
-    method: String,
-    params: Map<String, Value>,
+pub(crate) struct Call {
+    /// `id` (null when absent).
+    pub(crate) id: Value,
+    /// `method`.
+    pub(crate) method: String,
+    /// `params` (empty when absent).
+    pub(crate) params: Map<String, Value>,
 }
 
 /// Reads and checks a JSON-RPC request body.
-async fn read_call(req: Request<Incoming>) -> Result<Call, Fail> {
+pub(crate) async fn read_call(req: Request<Incoming>) -> Result<Call, Fail> {
     let bytes = match Limited::new(req.into_body(), MAX_BODY).collect().await {
         Ok(c) => c.to_bytes(),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => {
@@ -194,7 +197,7 @@ pub fn message_value(parts: &[Value]) -> Option<Value> {
 
 /// The body given to [`Run::answer`] for request `key` answered with `value`; `data` is the
 /// message's first data part (for an auth request's `userId` / `code`).
-fn answer_body(key: &str, value: Value, data: Option<&Value>) -> Value {
+pub(crate) fn answer_body(key: &str, value: Value, data: Option<&Value>) -> Value {
     let s = |k: &str| data.and_then(|d| d.get(k)).and_then(Value::as_str);
     if key.starts_with("auth/") {
         let mut o = Map::new();
@@ -313,6 +316,7 @@ fn stream_opts(call: &Call, from: Option<u64>) -> StreamOpts {
         rpc_id: Some(call.id.clone()),
         stop_at_final: true,
         from,
+        ..StreamOpts::default()
     }
 }
 

@@ -152,6 +152,12 @@ pub struct View {
     pub stop_at_final: bool,
     /// Resuming in the middle of a group: `(canonical position, frames already delivered)`.
     pub skip: Option<(u64, usize)>,
+    /// No `retry:` and no `id:` lines (A2A v1.0 streams: the official servers send bare
+    /// `data:` frames; a client resumes with `SubscribeToTask`, not `Last-Event-ID`).
+    pub no_ids: bool,
+    /// A dialect event sent before the run's events (A2A v1.0: the `Task` snapshot that starts
+    /// `SubscribeToTask` and answer streams), wrapped like the others.
+    pub prelude: Option<Bytes>,
 }
 
 /// What one streaming connection should deliver.
@@ -235,9 +241,17 @@ impl Writer {
     }
 
     async fn deliver(&mut self) -> Result<(), End> {
-        self.out
-            .send(Bytes::from(format!("retry: {}\n\n", self.c.retry_ms)))
-            .await?;
+        if !self.c.view.as_ref().is_some_and(|v| v.no_ids) {
+            self.out
+                .send(Bytes::from(format!("retry: {}\n\n", self.c.retry_ms)))
+                .await?;
+        }
+        if let Some(p) = self.c.view.as_ref().and_then(|v| v.prelude.clone()) {
+            let data = self.wrap(&p);
+            self.out
+                .send(Bytes::from([b"data: ".as_slice(), &data, b"\n\n"].concat()))
+                .await?;
+        }
         let run = self.c.run.clone();
         let mut rx = run.subscribe();
         let heartbeat = Duration::from_millis(self.c.heartbeat_ms.max(1));
@@ -329,12 +343,17 @@ impl Writer {
         }
     }
 
-    /// The fault `rpcError`: the JSON-RPC error that replaces the root's failed status.
+    /// The fault `rpcError`: the JSON-RPC error that replaces the root's failed status (the
+    /// whole SSE frame).
     fn rpc_error(&self, f: &DFrame) -> Option<Bytes> {
-        let id = self.c.view.as_ref()?.rpc_id.as_ref()?;
+        let view = self.c.view.as_ref()?;
         if !self.c.faults.rpc_error || f.flags & ROOT_FAILED == 0 {
             return None;
         }
+        if view.dialect == Dialect::A2aV1 {
+            return Some(v1_error_frame(view.rpc_id.as_ref(), &f.data));
+        }
+        let id = view.rpc_id.as_ref()?;
         let v: serde_json::Value = serde_json::from_slice(&f.data).unwrap_or_default();
         let reason = v["metadata"]["reason"]
             .as_str()
@@ -349,7 +368,7 @@ impl Writer {
                 "data": {"taskId": v["taskId"], "contextId": v["contextId"]},
             },
         });
-        Some(Bytes::from(e.to_string()))
+        Some(Bytes::from(format!("data: {e}\n\n")))
     }
 
     /// Writes the frames of canonical event `ev` in the connection's dialect.
@@ -373,20 +392,23 @@ impl Writer {
         for (k, fr) in group.iter().enumerate().skip(skip) {
             let id = dialects::frame_id(ev.id, k, n);
             if let Some(err) = self.rpc_error(fr) {
-                let frame = [b"data: ".as_slice(), &err, b"\n\n"].concat();
-                self.pending.extend_from_slice(&frame);
+                self.pending.extend_from_slice(&err);
                 self.done = true;
                 return Ok(());
             }
             let data = self.wrap(&fr.data);
-            let frame = [
-                b"id: ".as_slice(),
-                id.as_bytes(),
-                b"\ndata: ",
-                &data,
-                b"\n\n",
-            ]
-            .concat();
+            let frame = if self.c.view.as_ref().is_some_and(|v| v.no_ids) {
+                [b"data: ".as_slice(), &data, b"\n\n"].concat()
+            } else {
+                [
+                    b"id: ".as_slice(),
+                    id.as_bytes(),
+                    b"\ndata: ",
+                    &data,
+                    b"\n\n",
+                ]
+                .concat()
+            };
             if (drop_here || self.drop_pending) && k == skip {
                 self.send(Bytes::from(frame[..frame.len() / 2].to_vec()))
                     .await?;
@@ -567,6 +589,30 @@ impl Writer {
         }
         self.out.send(Bytes::from(tail)).await
     }
+}
+
+/// The fault `rpcError` in A2A v1.0: an SSE `event: error` in place of the root's failed
+/// `statusUpdate` (`data`), as the official servers write an error in the middle of a stream:
+/// a JSON-RPC error response (`rpc_id`: the JSON-RPC binding) or a `google.rpc.Status` body
+/// (HTTP+JSON). The error is an internal one (-32603 / 500 `INTERNAL`, no details).
+fn v1_error_frame(rpc_id: Option<&serde_json::Value>, data: &[u8]) -> Bytes {
+    let v: serde_json::Value = serde_json::from_slice(data).unwrap_or_default();
+    let su = &v["statusUpdate"];
+    let reason = su["metadata"]["reason"]
+        .as_str()
+        .or_else(|| su["status"]["message"]["parts"][0]["text"].as_str())
+        .unwrap_or("the task failed");
+    let e = match rpc_id {
+        Some(id) => serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {"code": -32603, "message": reason},
+        }),
+        None => serde_json::json!({
+            "error": {"code": 500, "status": "INTERNAL", "message": reason, "details": []},
+        }),
+    };
+    Bytes::from(format!("event: error\ndata: {e}\n\n"))
 }
 
 /// The `evilAuth` frames: one `auth-required` (no `id:`) per [`EVIL_AUTH_URLS`] entry, for the

@@ -4,6 +4,7 @@
 //! | dialect | seed | encoder |
 //! |---|---|---|
 //! | `a2a` | 001 | [`a2a`] |
+//! | `a2a-v1` | 001 (A2A v1.0) | [`a2a_v1`] |
 //! | `acp` | 002 | [`acp`] |
 //! | `unified` | 003 | [`unified`] |
 //! | `myagent` | 004 | [`myagent`] |
@@ -15,6 +16,7 @@
 //! numbers of MyAgent are the same on every connection.
 
 pub mod a2a;
+pub mod a2a_v1;
 pub mod acp;
 pub mod myagent;
 pub mod unified;
@@ -31,6 +33,8 @@ pub enum Dialect {
     Canonical,
     /// A2A v0.3 streaming (seed 001).
     A2a,
+    /// A2A v1.0 streaming: the same run as [`Dialect::A2a`] in v1.0 `StreamResponse`s.
+    A2aV1,
     /// A2A-ACP notifications (seed 002).
     Acp,
     /// The Unified Agent Event Schema (seed 003).
@@ -41,9 +45,10 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 6] = [
         Dialect::Canonical,
         Dialect::A2a,
+        Dialect::A2aV1,
         Dialect::Acp,
         Dialect::Unified,
         Dialect::MyAgent,
@@ -54,6 +59,7 @@ impl Dialect {
         match self {
             Dialect::Canonical => "canonical",
             Dialect::A2a => "a2a",
+            Dialect::A2aV1 => "a2a-v1",
             Dialect::Acp => "acp",
             Dialect::Unified => "unified",
             Dialect::MyAgent => "myagent",
@@ -152,6 +158,7 @@ pub fn encoder(dialect: Dialect, run_id: &str, context_id: &str) -> Option<Box<d
     match dialect {
         Dialect::Canonical => None,
         Dialect::A2a => Some(Box::new(a2a::A2aEncoder::new(run_id, context_id))),
+        Dialect::A2aV1 => Some(Box::new(a2a_v1::A2aV1Encoder::new(run_id, context_id))),
         Dialect::Acp => Some(Box::new(acp::AcpEncoder::new(run_id, context_id))),
         Dialect::Unified => Some(Box::new(unified::UnifiedEncoder::new(run_id, context_id))),
         Dialect::MyAgent => Some(Box::new(myagent::MyAgentEncoder::new(context_id))),
@@ -385,6 +392,9 @@ pub fn malformed_unknown(dialect: Dialect, ctx: &str, task: &str, ts: &str) -> V
         Dialect::A2a => {
             serde_json::json!({"kind": "future-kind", "taskId": task, "contextId": ctx, "note": note})
         }
+        Dialect::A2aV1 => {
+            serde_json::json!({"futureUpdate": {"taskId": task, "contextId": ctx, "note": note}})
+        }
         Dialect::Acp => serde_json::json!({
             "event": "future_event", "task_id": task, "context_id": ctx, "timestamp": ts,
             "data": {"note": note},
@@ -409,6 +419,9 @@ pub fn malformed_missing(dialect: Dialect, ctx: &str, task: &str, ts: &str) -> V
     match dialect {
         Dialect::A2a => serde_json::json!({
             "kind": "status-update", "taskId": task, "contextId": ctx, "final": false,
+        }),
+        Dialect::A2aV1 => serde_json::json!({
+            "statusUpdate": {"taskId": task, "contextId": ctx},
         }),
         Dialect::Acp => serde_json::json!({
             "event": "status_change", "task_id": task, "context_id": ctx, "timestamp": ts,
