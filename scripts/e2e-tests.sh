@@ -32,12 +32,20 @@ SCENARIO_ARGS=(--static "$www")
 start_scenario_server || exit 1
 # The A2A agent on the official @a2a-js/sdk (tests/a2a-sdk) for tests/e2e/dialects.test.js: its
 # JSON-RPC URL reaches the page through e2e/env.js.
-a2a_rpc=""
+# The official A2A v1.0 servers (tests/a2a1: @a2a-js/sdk 1.3.0 and the Python a2a-sdk 1.3.0, each
+# serving JSON-RPC and HTTP+JSON) for tests/e2e/a2a1.test.js; they install what they miss.
+a2a_rpc="" a2a1_js="" a2a1_py=""
 if [[ " $* " != *" --bench "* ]]; then
   # shellcheck source=scripts/lib/a2a-sdk-server.sh
   . scripts/lib/a2a-sdk-server.sh
   start_a2a_sdk_server || exit 1
   a2a_rpc=$A2A_SDK_RPC_URL
+  # shellcheck source=scripts/lib/a2a1-servers.sh
+  . scripts/lib/a2a1-servers.sh
+  start_a2a1_js_server || exit 1
+  start_a2a1_py_server || exit 1
+  a2a1_js=$A2A1_JS_URL a2a1_py=$A2A1_PY_URL
 fi
-printf 'export const env = { a2aSdkUrl: "%s" };\n' "$a2a_rpc" > "$www/e2e/env.js"
+printf 'export const env = { a2aSdkUrl: "%s", a2a1JsUrl: "%s", a2a1PyUrl: "%s" };\n' \
+  "$a2a_rpc" "$a2a1_js" "$a2a1_py" > "$www/e2e/env.js"
 node tests/e2e/run.mjs "$SCENARIO_URL" "$@"

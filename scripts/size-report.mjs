@@ -36,15 +36,16 @@
 // AgentStore.rawEvents(), the documented raw ring JavaScript could not read); raised to
 // 212,696 B (211,672 B, plus 1 KB) for the glue's argument checks (scripts/lib/harden-glue.mjs:
 // the class of `this`, string and byte arguments; 779 B of JS) and callbacks checked when
-// registered (365 B over the guard in all); raised to 220,550 B (219,526 B, plus 1 KB) for A2A
+// registered (365 B over the guard in all); raised to 225,531 B (224,507 B, plus 1 KB) for A2A
 // v1.0 (issue 18: the v1.0 decoder beside v0.3, both bindings' requests, the agent card, every
-// part of an artifact kept, google.rpc error reasons; 6,854 B in all). Issue 23 replaces this
-// guard with per-entry budgets (one wasm per protocol).
+// part of an artifact kept, google.rpc error reasons, GetTask after a refused SubscribeToTask;
+// 12,056 B in all). Issue 23 replaces this guard with per-entry budgets (one wasm per protocol;
+// the a2a cargo feature already leaves all of it out).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 220550);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 225531);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

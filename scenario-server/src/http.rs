@@ -187,7 +187,7 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         ["api", "a2a"] if post => crate::rpc::a2a(app, req).await,
         ["api", "a2a", "v1"] if post => crate::a2a_v1::jsonrpc::handle(app, req).await,
         ["api", "a2a", "v1", ".well-known", "agent-card.json"] if get => {
-            crate::a2a_v1::card::card(req.headers())
+            crate::a2a_v1::card::card(req.headers(), req.uri().query())
         }
         ["api", "a2a", "rest", ..] => crate::a2a_v1::rest::route(app, req, &seg[3..]).await,
         ["api", "acp", "rpc"] if post => crate::rpc::acp(app, req).await,

@@ -834,7 +834,8 @@ impl ClientInner {
                 let _ = js_sys::Reflect::set(&req, &JsValue::from_str(k), v);
             };
             set("type", &JsValue::from_str(t.kind));
-            set("url", &JsValue::from_str(&format!("{url}{}", out.path)));
+            let full = crate::dialects::a2a::request_v1::join(&url, &out.path);
+            set("url", &JsValue::from_str(&full));
             set(
                 "body",
                 &if out.body.is_empty() {

@@ -153,6 +153,8 @@ pub enum A2aCall<'a> {
     Subscribe(&'a str),
     /// Cancel a task (`tasks/cancel`, `CancelTask`).
     Cancel(&'a str),
+    /// Read a task (`tasks/get`, `GetTask`).
+    Get(&'a str),
 }
 
 /// Builds an A2A request in the stream's version and binding, registering its JSON-RPC id.
@@ -163,6 +165,7 @@ pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
         A2aCall::Send(m) => ("message/stream", "SendStreamingMessage", m.task_id),
         A2aCall::Subscribe(t) => ("tasks/resubscribe", "SubscribeToTask", Some(*t)),
         A2aCall::Cancel(t) => ("tasks/cancel", "CancelTask", Some(*t)),
+        A2aCall::Get(t) => ("tasks/get", "GetTask", Some(*t)),
     };
     match version {
         a2a::Version::V03 => {
@@ -171,6 +174,7 @@ pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
                 A2aCall::Send(m) => (a2a::request::message_stream(id, m), true),
                 A2aCall::Subscribe(t) => (a2a::request::resubscribe(id, t), true),
                 A2aCall::Cancel(t) => (a2a::request::cancel(id, t), false),
+                A2aCall::Get(t) => (a2a::request::get_task(id, t), false),
             };
             post(Dialect::A2a, v03, body, streams)
         }
@@ -180,6 +184,7 @@ pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
                 A2aCall::Send(m) => v1::send_streaming(binding, id, m),
                 A2aCall::Subscribe(t) => v1::subscribe(binding, id, t),
                 A2aCall::Cancel(t) => v1::cancel(binding, id, t),
+                A2aCall::Get(t) => v1::get_task(binding, id, t),
             };
             Outgoing {
                 dialect: Dialect::A2a,

@@ -141,11 +141,15 @@ async function refusals(aw, name, options) {
   assert(unknown.connection.reason.includes("TASK_NOT_FOUND"), `${name}: the reason is kept (${unknown.connection.reason})`);
   assert(unknown.getSnapshot().diagnostics.some((d) => d.code === "rpc-error" && d.message.includes("TASK_NOT_FOUND")), `${name}: an rpc-error diagnostic`);
   unknown.close();
-  // A v0.3 request to a v1.0-only server: VERSION_NOT_SUPPORTED.
+  // A v0.3 request to a v1.0-only server: the JS server checks the version first
+  // (VERSION_NOT_SUPPORTED), the Python one the method (-32601, INVALID_PARAMS to the official
+  // client).
   if (options.a2aBinding === "jsonrpc") {
     const old = new aw.AgentClient({ ...options, a2aVersion: "0.3", message: "hello", reconnect: { ...FAST, maxAttempts: 1 } });
     await until(() => ended(old), `${name}: v0.3 refused`);
-    assert(old.connection.reason.includes("VERSION_NOT_SUPPORTED"), `${name}: ${old.connection.reason}`);
+    const want = name.startsWith("js") ? /-32009 VERSION_NOT_SUPPORTED/ : /-32601 INVALID_PARAMS/;
+    assert(want.test(old.connection.reason), `${name}: ${old.connection.reason}`);
+    eq(old.connection.code, "rpc-error", `${name}: code`);
     old.close();
   }
 }
@@ -157,7 +161,8 @@ for (const [prefix, run] of [["streams_every_part_answers_and_completes", report
   }
 }
 
-export const tests = {
+/** The tests themselves: run in a worker (`tests` below), a page's CSP forbids other origins. */
+export const liveTests = {
   ...perServer,
 
   async a2a1_agent_card_names_endpoint_binding_and_version(aw) {
@@ -179,5 +184,99 @@ export const tests = {
     await until(() => ended(bad), "a missing card");
     eq([bad.connection.state, bad.connection.code], ["failed", "agent-card"], bad.connection.reason);
     bad.close();
+  },
+};
+
+/** Runs `liveTests[name]` in a module worker (tests/e2e/dialects.worker.js). */
+function inWorker(name) {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`./dialects.worker.js?file=a2a1.test.js&name=${encodeURIComponent(name)}`, import.meta.url);
+    const w = new Worker(url, { type: "module" });
+    w.onmessage = (m) => {
+      w.terminate();
+      if (m.data.ok) resolve(`${m.data.detail ?? ""} (in a worker)`);
+      else reject(new Error(m.data.error));
+    };
+    w.onerror = (e) => { w.terminate(); reject(new Error(`worker: ${e.message}`)); };
+  });
+}
+
+/** The state as JSON without what differs between two runs of one seed (run ids, clocks). */
+function comparable(client) {
+  const text = client.store.stateJson()
+    .replace(/ctx-r\d+/g, "ctx")
+    .replace(/@r\d+/g, "")
+    .replace(/"r\d+-(\d+)"/g, '"r-$1"');
+  const s = JSON.parse(text);
+  const drop = new Set(["contextId", "revision", "createdAt", "updatedAt", "timestamp", "answeredAt", "completedAt", "duration", "metadata", "statusMessage", "message", "history"]);
+  return JSON.stringify({ tasks: s.tasks, artifacts: s.artifacts }, (k, v) => (drop.has(k) ? undefined : v));
+}
+
+/** Runs `options` to its end answering everything (approve, sign in); returns the client. */
+async function answered(aw, options, what) {
+  const client = new aw.AgentClient({ reconnect: FAST, message: "Analyze the Q4 sales", ...options });
+  const done = new Set();
+  const sent = [];
+  const stop = client.subscribe(() => {
+    for (const i of client.pendingInputs()) {
+      if (done.has(i.id) || i.requireUser === false) continue;
+      done.add(i.id);
+      const choice = (i.options ?? []).length > 0 || i.inputType === "confirmation";
+      sent.push(choice ? client.approve(i.id) : client.answer(i.id, "demo"));
+    }
+    for (const a of client.pendingAuths()) {
+      if (done.has(a.id)) continue;
+      done.add(a.id);
+      sent.push(client.completeAuth(a.id, { code: "demo-code" }));
+    }
+  });
+  await until(() => ended(client), `${what}: the end (${client.connection.reason})`, 45_000);
+  stop();
+  await Promise.all(sent);
+  eq(client.connection.state, "closed", `${what}: ${client.connection.reason}`);
+  return client;
+}
+
+const q = "scenario=main&seed=5&speed=0";
+
+export const tests = {
+  ...Object.fromEntries(Object.keys(liveTests).map((name) => [name, () => inWorker(name)])),
+
+  // --- The scenario server's A2A v1.0 (same origin): the demo's "A2A 1.0"
+
+  async a2a1_scenario_server_main_reads_the_same_in_both_versions_and_bindings(aw) {
+    const v03 = await answered(aw, { a2aVersion: "0.3", url: `/api/a2a?${q}` }, "v0.3");
+    const ref = comparable(v03);
+    for (const [what, options] of [
+      ["v1.0 jsonrpc", { url: `/api/a2a/v1?${q}` }],
+      ["v1.0 http+json", { url: `/api/a2a/rest?${q}`, a2aBinding: "http+json" }],
+      ["v1.0 agent card", { agentCard: `/api/a2a/v1/.well-known/agent-card.json?${q}`, a2aBinding: "http+json" }],
+    ]) {
+      const c = await answered(aw, options, what);
+      eq(errors(c), [], `${what}: no error diagnostics`);
+      eq(comparable(c), ref, `${what}: the same state as v0.3`);
+      c.close();
+    }
+    const root = v03.getSnapshot().roots[0];
+    v03.close();
+    return `${root.content.length} chars, ${root.children.length} sub-agents`;
+  },
+
+  async a2a1_scenario_server_drops_resume_with_subscribe_to_task(aw) {
+    const clean = await answered(aw, { url: `/api/a2a/rest?${q}`, a2aBinding: "http+json" }, "clean");
+    const watch = watchRequests(`${location.origin}/api/a2a/rest`);
+    let dropped;
+    try {
+      dropped = await answered(aw, { url: `/api/a2a/rest?${q}&faults=drop=30`, a2aBinding: "http+json" }, "dropped");
+    } finally {
+      watch.stop();
+    }
+    const ops = (await watch.all()).map(operation);
+    eq(ops.filter((o) => o === "SendStreamingMessage").length, 3, `one message + two answers: ${ops}`);
+    assert(ops.includes("SubscribeToTask"), `resumed with SubscribeToTask: ${ops}`);
+    eq(comparable(dropped), comparable(clean), "dropped run = clean run");
+    clean.close();
+    dropped.close();
+    return ops.join(", ");
   },
 };

@@ -115,7 +115,7 @@ fn rpc_request(
     req: &rpc::Req,
     last_id: &str,
 ) -> Result<web_sys::Request, (&'static str, String)> {
-    let url = format!("{}{}", sh.rpc_url(), req.path);
+    let url = crate::dialects::a2a::request_v1::join(&sh.rpc_url(), &req.path);
     let version = req
         .a2a_version
         .map(|v| (crate::dialects::a2a::request_v1::VERSION_HEADER, v));
@@ -293,6 +293,11 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                     return;
                 }
                 if let Some(e) = error {
+                    // A resubscribe to a task that ended meanwhile: read it instead.
+                    if rpc::read_ended_task(&sh, &e).await && sh.run_finished() {
+                        finish(&sh);
+                        return;
+                    }
                     // The message/stream or the resubscribe was refused.
                     sh.shutdown(FAILED, &e, Some("rpc-error"));
                     return;

@@ -163,6 +163,72 @@ pub fn resubscribe(sh: &Shared) -> Option<Req> {
         .flatten()
 }
 
+/// A2A v1.0: a `SubscribeToTask` refused because its task ended while the client was away
+/// (`UNSUPPORTED_OPERATION`: the official servers subscribe to live tasks only) is followed by a
+/// `GetTask`, whose task goes into the stream: the run ends as the server ended it. `true` when
+/// that reply went in.
+pub async fn read_ended_task(sh: &Shared, refusal: &str) -> bool {
+    if !refusal.contains("UNSUPPORTED_OPERATION") {
+        return false;
+    }
+    let task = sh
+        .store
+        .with_session_mut(|s| match s.dialect_parts()?.0.a2a()?.last_request()? {
+            ("SubscribeToTask", Some(t)) => Some(t.to_owned()),
+            _ => None,
+        })
+        .ok()
+        .flatten();
+    let Some(task) = task else {
+        return false;
+    };
+    if !get_task(sh, &task).await {
+        return false;
+    }
+    // The other tasks of the stream (sub-agents) that had not ended when it broke off: their
+    // last events were lost with it.
+    let others = sh
+        .store
+        .with_session_mut(|s| {
+            s.dialect_parts()
+                .and_then(|(d, _)| d.a2a())
+                .map(|a| a.open_tasks(MAX_TASKS_READ))
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    for t in others.iter().filter(|t| **t != task) {
+        get_task(sh, t).await;
+    }
+    true
+}
+
+/// Tasks read with `GetTask` after a stream broke off and its task ended meanwhile.
+const MAX_TASKS_READ: usize = 32;
+
+/// Sends `GetTask` for `task` and feeds the task into the stream; `true` when it went in.
+async fn get_task(sh: &Shared, task: &str) -> bool {
+    let req = sh
+        .store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            wire_a2a(sh, dec);
+            let a = dec.a2a()?;
+            Some(Req::from(&respond::a2a_request(a, A2aCall::Get(task))))
+        })
+        .ok()
+        .flatten();
+    let Some(req) = req else {
+        return false;
+    };
+    match post(sh, &sh.rpc_url(), &req).await {
+        Ok(Reply {
+            json: Some(json), ..
+        }) if rpc_error(&json).is_none() => push_reply(sh, &json),
+        _ => false,
+    }
+}
+
 /// The A2A stream's task waits for the user (`input-required` / `auth-required`, not answered
 /// yet): its stream ended on purpose, the next one is the answer's.
 pub fn waiting_for_answer(sh: &Shared) -> bool {
@@ -246,7 +312,7 @@ pub struct Reply {
 /// credentials. Fails with code `send-failed` (with `status` for HTTP errors that carry no
 /// JSON reply).
 pub async fn post(sh: &Shared, url: &str, req: &Req) -> Result<Reply, JsValue> {
-    let url = format!("{url}{}", req.path);
+    let url = crate::dialects::a2a::request_v1::join(url, &req.path);
     let url = url.as_str();
     let fail = |msg: String, cause: Option<JsValue>, status: Option<u16>| {
         let e = js_error("send-failed", &msg);

@@ -180,6 +180,21 @@ impl A2aDecoder {
         self.next_rpc_id
     }
 
+    /// Tasks tracked that have not ended (oldest first, at most `max`).
+    pub fn open_tasks(&self, max: usize) -> Vec<String> {
+        self.tasks
+            .iter()
+            .filter(|(_, t)| !t.state.is_some_and(TaskState::is_terminal))
+            .map(|(id, _)| id.to_owned())
+            .take(max)
+            .collect()
+    }
+
+    /// The latest request registered: its method and the task it names.
+    pub fn last_request(&self) -> Option<(&'static str, Option<&str>)> {
+        self.sent.back().map(|s| (s.method, s.task_id.as_deref()))
+    }
+
     /// The stream's task (what `tasks/resubscribe` resumes after a drop): the task of the
     /// latest request's responses (the task a `message/stream` created or answered), else the
     /// most recent task seen (bare events).

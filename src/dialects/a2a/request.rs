@@ -5,7 +5,8 @@
 //!   the message);
 //! - the message that answers `input-required` / `auth-required` ([`answer_message`]): same
 //!   `taskId` and `contextId`, sent with `message/stream`;
-//! - `tasks/cancel` ([`cancel`]).
+//! - `tasks/cancel` ([`cancel`]);
+//! - `tasks/get` ([`get_task`]).
 
 use crate::dialects::emit::Obj;
 use crate::json::Value;
@@ -90,6 +91,13 @@ pub fn resubscribe(id: u64, task_id: &str) -> String {
     let mut p = Obj::new();
     p.str("id", task_id);
     rpc(id, "tasks/resubscribe", &p.finish())
+}
+
+/// `tasks/get`: reads a task (its status, artifacts and history).
+pub fn get_task(id: u64, task_id: &str) -> String {
+    let mut p = Obj::new();
+    p.str("id", task_id);
+    rpc(id, "tasks/get", &p.finish())
 }
 
 /// `tasks/cancel`: asks the agent to cancel a task.
