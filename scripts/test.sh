@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # THE test command (README command 2; .ci/run calls it). Installs what is missing, then runs every
 # layer in order and stops at the first failure with a banner naming the step:
-#   set-up, rustfmt, clippy (host), clippy (wasm32), rustdoc (host and wasm32: broken doc links
+#   set-up, rustfmt, clippy (host), clippy (wasm32), each dialect feature alone, rustdoc (host and wasm32: broken doc links
 #   fail), native tests, fuzz smoke (5 s per target;
 #   SKIPPED without a nightly toolchain), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
@@ -51,6 +51,7 @@ counts() {
        END { printf "%d tests passed", p; if (g) printf ", %d ignored", g }' "$logs/$1.log"
 }
 none() { :; }
+feature_counts() { tail -1 "$logs/features.log" | sed 's/^feature builds ok: //'; }
 native_counts() { counts native; }
 browser_counts() { counts browser; }
 size_line() { grep 'total (wasm + glue)' "$logs/build.log" | awk '{printf "wasm+glue gzip %s B (raw %s, brotli %s)", $6, $5, $7}'; }
@@ -68,6 +69,7 @@ step "set-up (scripts/setup.sh)"                  none            bash scripts/s
 step "cargo fmt --all --check"                    none            cargo fmt --all --check
 step "clippy (host, all targets)"                 none            cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "dialect features (each alone, none)"       feature_counts  logged features bash scripts/check-features.sh
 step "rustdoc (host + wasm32, -D warnings)"       none            env RUSTDOCFLAGS="-D warnings" bash -c 'cargo doc -q --no-deps -p agentwire --lib && cargo doc -q --no-deps -p agentwire --lib --target wasm32-unknown-unknown'
 step "native tests (cargo test --workspace)"      native_counts   logged native cargo test --workspace
 step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5

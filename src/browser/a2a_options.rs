@@ -7,25 +7,59 @@
 //!   version.
 
 use super::error::js_error;
+#[cfg(feature = "a2a")]
 use super::global::fetch_request;
+#[cfg(feature = "a2a")]
 use super::transport::Shared;
+#[cfg(feature = "a2a")]
 use crate::client::agent_card;
-use crate::dialects::a2a::request_v1::Binding;
-use crate::dialects::a2a::Version;
+#[cfg(feature = "a2a")]
+use crate::dialects::a2a::{request_v1::Binding, Version};
 use wasm_bindgen::prelude::*;
+#[cfg(feature = "a2a")]
 use wasm_bindgen::JsCast;
+#[cfg(feature = "a2a")]
 use wasm_bindgen_futures::JsFuture;
 
-/// The A2A options as read.
+/// The A2A options as read (empty in a build without the `a2a` feature).
 pub struct A2aOptions {
     /// `a2aVersion`.
+    #[cfg(feature = "a2a")]
     pub version: Version,
     /// `a2aBinding`.
+    #[cfg(feature = "a2a")]
     pub binding: Binding,
     /// `agentCard`.
+    #[cfg(feature = "a2a")]
     pub agent_card: Option<String>,
 }
 
+impl A2aOptions {
+    /// The `agentCard` URL, when given.
+    pub fn agent_card(&self) -> Option<&str> {
+        #[cfg(feature = "a2a")]
+        return self.agent_card.as_deref();
+        #[cfg(not(feature = "a2a"))]
+        None
+    }
+}
+
+/// Refuses the A2A options in a build without the `a2a` feature (they would do nothing).
+#[cfg(not(feature = "a2a"))]
+pub fn read(o: &JsValue) -> Result<A2aOptions, JsValue> {
+    for key in ["a2aVersion", "a2aBinding", "agentCard"] {
+        let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        if !(v.is_undefined() || v.is_null()) {
+            return Err(js_error(
+                "invalid-argument",
+                &format!("options.{key} is for dialect a2a, which this build leaves out"),
+            ));
+        }
+    }
+    Ok(A2aOptions {})
+}
+
+#[cfg(feature = "a2a")]
 fn string(o: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
     let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
     if v.is_undefined() || v.is_null() {
@@ -40,6 +74,7 @@ fn string(o: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
 }
 
 /// Reads `a2aVersion`, `a2aBinding` and `agentCard`.
+#[cfg(feature = "a2a")]
 pub fn read(o: &JsValue) -> Result<A2aOptions, JsValue> {
     let version = match string(o, "a2aVersion")?.as_deref() {
         None => Version::V10,
@@ -84,10 +119,11 @@ pub fn read(o: &JsValue) -> Result<A2aOptions, JsValue> {
     })
 }
 
+#[cfg(feature = "a2a")]
 /// Reads the agent card (once per client) and keeps the interface it names. `Err((code,
 /// message))` when it cannot be read or offers nothing agentwire speaks.
 pub async fn resolve_card(sh: &Shared) -> Result<(), (&'static str, String)> {
-    let Some(card_url) = sh.opts.agent_card.clone() else {
+    let Some(card_url) = sh.opts.a2a.agent_card.clone() else {
         return Ok(());
     };
     if sh.card.borrow().is_some() {
@@ -126,7 +162,7 @@ pub async fn resolve_card(sh: &Shared) -> Result<(), (&'static str, String)> {
         Err(_) => None,
     }
     .ok_or_else(|| fail(format!("the agent card at {card_url} broke off")))?;
-    let mut iface = agent_card::pick(&text, Some(sh.opts.a2a_binding))
+    let mut iface = agent_card::pick(&text, Some(sh.opts.a2a.binding))
         .map_err(|m| fail(format!("{card_url}: {m}")))?;
     // A relative interface URL is relative to the card.
     if let Ok(u) = web_sys::Url::new_with_base(&iface.url, &card_url) {

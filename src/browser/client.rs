@@ -8,6 +8,7 @@ use super::error::{check_alive, js_error};
 use super::global::report_error;
 use super::iter::EventStream;
 use super::store::AgentStore;
+use super::transport::a2a;
 use super::transport::rpc::{self, Call, FirstMessage};
 use super::transport::{self, Shared, StreamOptions, TransportKind, CLOSED};
 use crate::client::answer::{check_answer, decision_value, RequestShape};
@@ -420,7 +421,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     let mut dialect = read_dialect(o)?;
     let message = read_message(o)?;
     let a2a = super::a2a_options::read(o)?;
-    if let Some(card) = &a2a.agent_card {
+    if let Some(card) = a2a.agent_card() {
         match dialect {
             DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::A2a),
             DialectChoice::Fixed(Dialect::A2a) => {}
@@ -477,7 +478,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         }
     };
     let url = opt_string(o, "url")?
-        .or_else(|| a2a.agent_card.clone())
+        .or_else(|| a2a.agent_card().map(str::to_owned))
         .unwrap_or_default();
     if url.is_empty() && transport != TransportKind::Manual {
         return Err(js_error("invalid-argument", "options.url is required"));
@@ -617,9 +618,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         // Set from `endpoints` by the constructor.
         rpc_url: String::new(),
         message,
-        a2a_version: a2a.version,
-        a2a_binding: a2a.binding,
-        agent_card: a2a.agent_card,
+        a2a,
         session: read_session(o)?,
         ack_interval_ms: opt_number(o, "ackIntervalMs", "options")?.unwrap_or(250.0),
     })
@@ -792,7 +791,7 @@ impl ClientInner {
         }
         let built = self.shared.store.with_session_mut(|s| {
             let (dec, store) = s.dialect_parts()?;
-            rpc::wire_a2a(&self.shared, dec);
+            a2a::wire_a2a(&self.shared, dec);
             Some(match t.kind {
                 "cancel" => respond::cancel(dec, &t.task_id, None),
                 _ => match parse(&t.value) {
@@ -834,7 +833,7 @@ impl ClientInner {
                 let _ = js_sys::Reflect::set(&req, &JsValue::from_str(k), v);
             };
             set("type", &JsValue::from_str(t.kind));
-            let full = crate::dialects::a2a::request_v1::join(&url, &out.path);
+            let full = crate::client::template::join(&url, &out.path);
             set("url", &JsValue::from_str(&full));
             set(
                 "body",
@@ -884,6 +883,7 @@ impl ClientInner {
             // resumes the task's stream instead.
             wake(sh);
         }
+        #[cfg(feature = "myagent")]
         if t.kind == "cancel" && out.dialect == Dialect::MyAgent {
             // MyAgent has no canceled state: the turn's next failure is this cancel.
             let _ = sh.store.with_session_mut(|s| {
@@ -975,7 +975,7 @@ impl ClientInner {
         }
         let built = self.shared.store.with_session_mut(|s| {
             let (dec, _) = s.dialect_parts()?;
-            rpc::wire_a2a(&self.shared, dec);
+            a2a::wire_a2a(&self.shared, dec);
             Some(respond::send_message(dec, text, ctx, None))
         })?;
         match built {

@@ -2,6 +2,7 @@
 //! templates, and checking answers before they are sent. The browser glue (`src/browser/`)
 //! does the I/O and asks these what to do.
 
+#[cfg(feature = "a2a")]
 pub mod agent_card;
 pub mod answer;
 pub mod reconnect;

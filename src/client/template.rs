@@ -55,6 +55,24 @@ pub fn encode_component(s: &str, out: &mut String) {
     }
 }
 
+/// The URL of a request: `path` appended to the interface URL's path, before its query and
+/// fragment (an endpoint may carry a query: an API key, a scenario).
+///
+/// ```
+/// use agentwire::client::template::join;
+/// assert_eq!(join("/a2a/rest?k=1", "/message:stream"), "/a2a/rest/message:stream?k=1");
+/// assert_eq!(join("https://h/a2a/", "/tasks/t:cancel"), "https://h/a2a/tasks/t:cancel");
+/// assert_eq!(join("https://h/rpc", ""), "https://h/rpc");
+/// ```
+pub fn join(url: &str, path: &str) -> String {
+    if path.is_empty() {
+        return url.to_owned();
+    }
+    let cut = url.find(['?', '#']).unwrap_or(url.len());
+    let (base, rest) = url.split_at(cut);
+    format!("{}{path}{rest}", base.trim_end_matches('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

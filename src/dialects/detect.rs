@@ -49,6 +49,7 @@ pub(crate) fn classify(v: &Value<'_>) -> Option<Dialect> {
             return Some(Dialect::A2a);
         }
     }
+    #[cfg(feature = "a2a")]
     if super::a2a::is_v10_shape(v) {
         return Some(Dialect::A2a);
     }

@@ -21,14 +21,30 @@
 //!
 //! Pure Rust: no wasm imports. The browser glue calls [`respond`] to build what it sends.
 
+// A build without every dialect leaves some shared helpers unused.
+#![cfg_attr(
+    not(all(
+        feature = "a2a",
+        feature = "acp",
+        feature = "unified",
+        feature = "myagent"
+    )),
+    allow(dead_code)
+)]
+
+#[cfg(feature = "a2a")]
 pub mod a2a;
+#[cfg(feature = "acp")]
 pub mod acp;
 mod detect;
 mod emit;
+pub mod jsonrpc;
+#[cfg(feature = "myagent")]
 pub mod myagent;
 pub mod respond;
 mod table;
 mod translate;
+#[cfg(feature = "unified")]
 pub mod unified;
 
 pub use detect::detect;
@@ -87,6 +103,18 @@ impl Dialect {
         Dialect::ALL.iter().copied().find(|d| d.as_str() == name)
     }
 
+    /// `true` when this build reads the dialect (each dialect is a cargo feature; the canonical
+    /// protocol is always there).
+    pub fn is_available(self) -> bool {
+        match self {
+            Dialect::Canonical => true,
+            Dialect::A2a => cfg!(feature = "a2a"),
+            Dialect::Acp => cfg!(feature = "acp"),
+            Dialect::Unified => cfg!(feature = "unified"),
+            Dialect::MyAgent => cfg!(feature = "myagent"),
+        }
+    }
+
     /// `true` for the dialects whose natural transport is a WebSocket (one event per frame).
     pub fn uses_websocket(self) -> bool {
         self == Dialect::MyAgent
@@ -134,10 +162,16 @@ pub enum Route {
 #[derive(Debug)]
 enum Active {
     Canonical,
+    #[cfg(feature = "a2a")]
     A2a(Box<a2a::A2aDecoder>),
+    #[cfg(feature = "acp")]
     Acp(Box<acp::AcpDecoder>),
+    #[cfg(feature = "unified")]
     Unified(Box<unified::UnifiedDecoder>),
+    #[cfg(feature = "myagent")]
     MyAgent(Box<myagent::MyAgentDecoder>),
+    /// A dialect this build leaves out (its cargo feature is off): its events are refused.
+    Missing(Dialect),
 }
 
 /// Decodes one connection's dialect events into canonical steps. Keeps the per-stream state a
@@ -174,10 +208,15 @@ impl DialectDecoder {
     pub fn dialect(&self) -> Option<Dialect> {
         Some(match self.active.as_ref()? {
             Active::Canonical => Dialect::Canonical,
+            #[cfg(feature = "a2a")]
             Active::A2a(_) => Dialect::A2a,
+            #[cfg(feature = "acp")]
             Active::Acp(_) => Dialect::Acp,
+            #[cfg(feature = "unified")]
             Active::Unified(_) => Dialect::Unified,
+            #[cfg(feature = "myagent")]
             Active::MyAgent(_) => Dialect::MyAgent,
+            Active::Missing(d) => *d,
         })
     }
 
@@ -190,14 +229,21 @@ impl DialectDecoder {
     fn activate(&mut self, d: Dialect) {
         self.active = Some(match d {
             Dialect::Canonical => Active::Canonical,
+            #[cfg(feature = "a2a")]
             Dialect::A2a => Active::A2a(Box::default()),
+            #[cfg(feature = "acp")]
             Dialect::Acp => Active::Acp(Box::default()),
+            #[cfg(feature = "unified")]
             Dialect::Unified => Active::Unified(Box::default()),
+            #[cfg(feature = "myagent")]
             Dialect::MyAgent => Active::MyAgent(Box::default()),
+            #[allow(unreachable_patterns)]
+            missing => Active::Missing(missing),
         });
     }
 
     /// The A2A state (request ids, tasks), when the dialect is `a2a`.
+    #[cfg(feature = "a2a")]
     pub fn a2a(&mut self) -> Option<&mut a2a::A2aDecoder> {
         match self.active.as_mut()? {
             Active::A2a(d) => Some(d),
@@ -206,6 +252,7 @@ impl DialectDecoder {
     }
 
     /// The A2A-ACP state, when the dialect is `acp`.
+    #[cfg(feature = "acp")]
     pub fn acp(&mut self) -> Option<&mut acp::AcpDecoder> {
         match self.active.as_mut()? {
             Active::Acp(d) => Some(d),
@@ -214,6 +261,7 @@ impl DialectDecoder {
     }
 
     /// The MyAgent state (session id, `last_seq`), when the dialect is `myagent`.
+    #[cfg(feature = "myagent")]
     pub fn myagent(&mut self) -> Option<&mut myagent::MyAgentDecoder> {
         match self.active.as_mut()? {
             Active::MyAgent(d) => Some(d),
@@ -290,12 +338,24 @@ impl DialectDecoder {
                 return Route::Translated;
             }
         }
+        #[allow(unused_variables)]
         let clock = &mut self.clock;
         match self.active.as_mut() {
+            #[cfg(feature = "a2a")]
             Some(Active::A2a(d)) => d.decode(&value, clock, &mut sink),
+            #[cfg(feature = "acp")]
             Some(Active::Acp(d)) => d.decode(&value, clock, &mut sink),
+            #[cfg(feature = "unified")]
             Some(Active::Unified(d)) => d.decode(&value, clock, &mut sink),
+            #[cfg(feature = "myagent")]
             Some(Active::MyAgent(d)) => d.decode(&value, clock, &mut sink),
+            Some(Active::Missing(d)) => {
+                let msg = format!(
+                    "this build reads no {} events (its cargo feature is off): not applied",
+                    d.as_str()
+                );
+                sink.error(DiagCode::UnknownDialect, msg, "$");
+            }
             Some(Active::Canonical) | None => return Route::Canonical,
         }
         Route::Translated
@@ -312,10 +372,14 @@ impl DialectDecoder {
         context_id: &str,
         is_auth: bool,
     ) -> Vec<String> {
+        #[allow(unused_mut)]
         let mut resumes = false;
         let closed = match self.active.as_mut() {
+            #[cfg(feature = "a2a")]
             Some(Active::A2a(d)) => d.close_input(id),
+            #[cfg(feature = "acp")]
             Some(Active::Acp(d)) => d.close_input(id),
+            #[cfg(feature = "myagent")]
             Some(Active::MyAgent(d)) => {
                 resumes = d.input_task(id).is_some();
                 d.close_input(id)
@@ -386,5 +450,11 @@ pub(crate) fn unknown_event(
     e.finish()
 }
 
-#[cfg(test)]
+#[cfg(all(
+    test,
+    feature = "a2a",
+    feature = "acp",
+    feature = "unified",
+    feature = "myagent"
+))]
 mod tests;

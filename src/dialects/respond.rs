@@ -11,9 +11,21 @@
 //! After sending an answer, call [`crate::pipeline::Session::mark_answered`]: these servers do
 //! not echo answers, so the request is closed locally.
 
-use super::{a2a, acp, myagent, Dialect, DialectDecoder};
+// With a dialect left out of the build, its branches go and some arguments are unused.
+#![cfg_attr(
+    not(all(feature = "a2a", feature = "acp", feature = "myagent")),
+    allow(unused_variables, unused_mut)
+)]
+
+#[cfg(feature = "a2a")]
+use super::a2a;
+#[cfg(feature = "acp")]
+use super::acp;
+#[cfg(feature = "myagent")]
+use super::myagent;
+use super::{Dialect, DialectDecoder};
 use crate::events::InputType;
-use crate::json::{parse, Value};
+use crate::json::Value;
 use crate::state::{RequestState, Store};
 use std::fmt;
 
@@ -144,6 +156,7 @@ fn ws(method: &'static str, body: String) -> Outgoing {
     }
 }
 
+#[cfg(feature = "a2a")]
 /// What an A2A client asks for, in whichever version and binding the stream is read
 /// ([`a2a::A2aDecoder::set_wire`]).
 pub enum A2aCall<'a> {
@@ -157,6 +170,7 @@ pub enum A2aCall<'a> {
     Get(&'a str),
 }
 
+#[cfg(feature = "a2a")]
 /// Builds an A2A request in the stream's version and binding, registering its JSON-RPC id.
 pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
     use a2a::request_v1 as v1;
@@ -200,13 +214,16 @@ pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
     }
 }
 
+#[cfg(feature = "myagent")]
 const YES: &[&str] = &[
     "approve", "approved", "yes", "allow", "accept", "confirm", "ok", "true",
 ];
+#[cfg(feature = "myagent")]
 const NO: &[&str] = &[
     "deny", "denied", "no", "reject", "decline", "cancel", "false", "abort",
 ];
 
+#[cfg(feature = "myagent")]
 /// The `content` of a MyAgent `user.response` for `value`, by the request's input type.
 fn myagent_content(
     input_type: InputType,
@@ -287,6 +304,7 @@ pub fn answer_with_reason(
     }
     let mid = message_id.map_or_else(|| dec.next_message_id(), str::to_owned);
     match dec.dialect() {
+        #[cfg(feature = "a2a")]
         Some(Dialect::A2a) => {
             let a = dec
                 .a2a()
@@ -305,6 +323,7 @@ pub fn answer_with_reason(
             };
             Ok(a2a_request(a, A2aCall::Send(&m)))
         }
+        #[cfg(feature = "acp")]
         Some(Dialect::Acp) => {
             let a = dec
                 .acp()
@@ -339,6 +358,7 @@ pub fn answer_with_reason(
                 false,
             ))
         }
+        #[cfg(feature = "myagent")]
         Some(Dialect::MyAgent) => {
             let m = dec
                 .myagent()
@@ -366,6 +386,7 @@ pub fn send_message(
 ) -> Result<Outgoing, RespondError> {
     let mid = message_id.map_or_else(|| dec.next_message_id(), str::to_owned);
     match dec.dialect() {
+        #[cfg(feature = "a2a")]
         Some(Dialect::A2a) => {
             let a = dec
                 .a2a()
@@ -378,6 +399,7 @@ pub fn send_message(
             };
             Ok(a2a_request(a, A2aCall::Send(&m)))
         }
+        #[cfg(feature = "myagent")]
         Some(Dialect::MyAgent) => {
             let m = dec
                 .myagent()
@@ -402,12 +424,14 @@ pub fn cancel(
     reason: Option<&str>,
 ) -> Result<Outgoing, RespondError> {
     match dec.dialect() {
+        #[cfg(feature = "a2a")]
         Some(Dialect::A2a) => {
             let a = dec
                 .a2a()
                 .ok_or(RespondError::Unsupported("not an a2a stream"))?;
             Ok(a2a_request(a, A2aCall::Cancel(task_id)))
         }
+        #[cfg(feature = "acp")]
         Some(Dialect::Acp) => {
             let a = dec
                 .acp()
@@ -420,6 +444,7 @@ pub fn cancel(
                 false,
             ))
         }
+        #[cfg(feature = "myagent")]
         Some(Dialect::MyAgent) => {
             let m = dec
                 .myagent()
@@ -443,6 +468,7 @@ pub fn cancel(
 /// task, MyAgent `user.reconnect` with `last_seq`. SSE dialects resume with `Last-Event-ID`.
 pub fn resume(dec: &mut DialectDecoder) -> Result<Outgoing, RespondError> {
     match dec.dialect() {
+        #[cfg(feature = "a2a")]
         Some(Dialect::A2a) => {
             let a = dec
                 .a2a()
@@ -450,6 +476,7 @@ pub fn resume(dec: &mut DialectDecoder) -> Result<Outgoing, RespondError> {
             let task = a.stream_task().ok_or(RespondError::NoTask)?.to_owned();
             Ok(a2a_request(a, A2aCall::Subscribe(&task)))
         }
+        #[cfg(feature = "myagent")]
         Some(Dialect::MyAgent) => {
             let m = dec
                 .myagent()
@@ -467,6 +494,7 @@ pub fn resume(dec: &mut DialectDecoder) -> Result<Outgoing, RespondError> {
     }
 }
 
+#[cfg(feature = "myagent")]
 /// MyAgent `user.ack` with `last_seq`, once at least `min_unacked` events arrived since the last
 /// one (batching); marks them acknowledged. `None` when not due or not MyAgent.
 pub fn ack(dec: &mut DialectDecoder, min_unacked: u64) -> Option<Outgoing> {
@@ -484,6 +512,7 @@ pub fn ack(dec: &mut DialectDecoder, min_unacked: u64) -> Option<Outgoing> {
     ))
 }
 
+#[cfg(feature = "myagent")]
 /// MyAgent `user.create_session` (`content`: project/session names and config; `metadata`:
 /// client version and id).
 pub fn create_session(content: Option<&Value<'_>>, metadata: Option<&Value<'_>>) -> Outgoing {
@@ -493,62 +522,4 @@ pub fn create_session(content: Option<&Value<'_>>, metadata: Option<&Value<'_>>)
     )
 }
 
-/// `true` when `json` is a JSON-RPC response (`jsonrpc`, or an object `result` / `error`): what
-/// may go into the stream. A plain JSON body of an HTTP error (`{"detail": ...}`) is not one.
-///
-/// A2A v1.0 HTTP+JSON replies count too: a `Task` (the `:cancel` reply), a `StreamResponse`,
-/// a `google.rpc.Status` error body.
-pub fn is_rpc_response(json: &str) -> bool {
-    let Ok(v) = parse(json) else { return false };
-    v.get("jsonrpc").is_some()
-        || v.get("result").is_some_and(|r| r.as_object().is_some())
-        || v.get("error").is_some_and(|e| e.as_object().is_some())
-        || a2a::is_v10_reply(&v)
-}
-
-/// `json-rpc error CODE [REASON]: MESSAGE` when `json` is a JSON-RPC error response (the reply
-/// to a request the client sent; A2A v1.0 adds the `google.rpc.ErrorInfo` reason, e.g.
-/// `TASK_NOT_FOUND`), `http+json error CODE STATUS [REASON]: MESSAGE` for an A2A v1.0
-/// HTTP+JSON error body, `None` for a result or anything else.
-pub fn rpc_error_message(json: &str) -> Option<String> {
-    let v = parse(json).ok()?;
-    let e = v.get("error").filter(|e| !e.is_null())?;
-    let code = e
-        .get("code")
-        .and_then(Value::as_f64)
-        .map_or("?".to_owned(), |c| crate::json::Num(c).to_string());
-    let msg = e
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("(no message)");
-    let rest = v.get("jsonrpc").is_none();
-    let status = e.get("status").and_then(Value::as_str).filter(|_| rest);
-    let reason = a2a::error_reason(e.get(if rest { "details" } else { "data" })).or_else(|| {
-        e.get("code")
-            .and_then(Value::as_f64)
-            .and_then(a2a::code_reason)
-    });
-    let label = if status.is_some() {
-        "http+json"
-    } else {
-        "json-rpc"
-    };
-    Some(format!(
-        "{label} error {code}{}{}: {msg}",
-        status.map(|s| format!(" {s}")).unwrap_or_default(),
-        reason.map(|r| format!(" {r}")).unwrap_or_default()
-    ))
-}
-
-/// The `google.rpc.ErrorInfo` reason of an error reply (`TASK_NOT_FOUND`, ...), if any.
-pub fn rpc_error_reason(json: &str) -> Option<String> {
-    let v = parse(json).ok()?;
-    let e = v.get("error")?;
-    a2a::error_reason(e.get("data").or_else(|| e.get("details")))
-        .or_else(|| {
-            e.get("code")
-                .and_then(Value::as_f64)
-                .and_then(a2a::code_reason)
-        })
-        .map(str::to_owned)
-}
+pub use super::jsonrpc::{is_rpc_response, rpc_error_message};

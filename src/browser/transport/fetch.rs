@@ -11,6 +11,7 @@
 //! answer, whose `message/stream` is the next request; a JSON response (a JSON-RPC error, say)
 //! goes into the session like an event.
 
+use super::a2a;
 use super::rpc::{self, Call};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::global::{fetch_request, monotonic_ms, now_ms, yield_to_browser, Interval};
@@ -115,10 +116,8 @@ fn rpc_request(
     req: &rpc::Req,
     last_id: &str,
 ) -> Result<web_sys::Request, (&'static str, String)> {
-    let url = crate::dialects::a2a::request_v1::join(&sh.rpc_url(), &req.path);
-    let version = req
-        .a2a_version
-        .map(|v| (crate::dialects::a2a::request_v1::VERSION_HEADER, v));
+    let url = crate::client::template::join(&sh.rpc_url(), &req.path);
+    let version = req.a2a_version.map(|v| (super::rpc::A2A_VERSION_HEADER, v));
     request(sh, &url, req.http_method, req.body(), last_id, version)
 }
 
@@ -190,8 +189,9 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
     let mut rpc_stream = false;
     let mut attempt: u32 = 0;
     sh.set_state(CONNECTING, "connecting", None);
-    // A2A `agentCard`: the endpoint, binding and version come from the card.
-    if let Err((code, message)) = crate::browser::a2a_options::resolve_card(&sh).await {
+    // The protocol's preparation (A2A `agentCard`: the endpoint, binding and version come from
+    // the card).
+    if let Err((code, message)) = a2a::prepare(&sh).await {
         if !sh.ended() {
             sh.shutdown(FAILED, &message, Some(code));
         }
@@ -204,7 +204,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
         let last_id = sh.store.last_event_id().unwrap_or_default();
         let mut call = None;
         let req = match next {
-            Next::First => match rpc::first_message(&sh) {
+            Next::First => match a2a::first_message(&sh) {
                 Some(Ok(r)) => {
                     rpc_stream = true;
                     rpc_request(&sh, &r, "")
@@ -212,7 +212,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                 Some(Err(m)) => Err(("invalid-argument", m)),
                 None => build_request(&sh, false, ""),
             },
-            Next::Resume if rpc_stream => match rpc::resubscribe(&sh) {
+            Next::Resume if rpc_stream => match a2a::resubscribe(&sh) {
                 Some(r) => rpc_request(&sh, &r, &last_id),
                 None => Err((
                     "interrupted",
@@ -224,7 +224,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                 rpc_stream = true;
                 // A message/stream for a new task opens a stream of its own (its SSE ids are
                 // not the previous stream's): no Last-Event-ID, no replay of the old ids.
-                let fresh = rpc::awaits_stream_task(&sh);
+                let fresh = a2a::awaits_stream_task(&sh);
                 if fresh {
                     let _ = sh.store.with_session_mut(|s| s.begin_new_stream());
                 }
@@ -239,7 +239,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
             Ok(req) => attempt_once(&sh, &req, &mut opened_once, rpc_stream, &mut call).await,
         };
         if call.is_some() || matches!(outcome, Outcome::Refused) {
-            rpc::stream_not_opened(&sh);
+            a2a::stream_not_opened(&sh);
         }
         if let Some(c) = call.take() {
             // Never reached the server (network error, bad request, close).
@@ -294,7 +294,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                 }
                 if let Some(e) = error {
                     // A resubscribe to a task that ended meanwhile: read it instead.
-                    if rpc::read_ended_task(&sh, &e).await && sh.run_finished() {
+                    if a2a::read_ended_task(&sh, &e).await && sh.run_finished() {
                         finish(&sh);
                         return;
                     }
@@ -320,7 +320,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                     next = Next::Call(c);
                     continue;
                 }
-                if rpc_stream && rpc::waiting_for_answer(&sh) {
+                if rpc_stream && a2a::waiting_for_answer(&sh) {
                     match wait_for_call(&sh).await {
                         Some(n) => {
                             next = n;
@@ -393,7 +393,7 @@ async fn after_stream(sh: &Rc<Shared>, rpc_stream: bool) -> Option<Next> {
         finish(sh);
         return None;
     }
-    if rpc_stream && rpc::waiting_for_answer(sh) {
+    if rpc_stream && a2a::waiting_for_answer(sh) {
         return wait_for_call(sh).await;
     }
     Some(Next::Resume)
@@ -421,7 +421,7 @@ async fn wait_for_call(sh: &Rc<Shared>) -> Option<Next> {
             finish(sh);
             break None;
         }
-        if !rpc::waiting_for_answer(sh) {
+        if !a2a::waiting_for_answer(sh) {
             break Some(Next::Resume);
         }
         crate::browser::global::wait(&sh.wait, 86_400_000.0, false).await;

@@ -13,18 +13,29 @@
 //! requests (`message/stream`, `tasks/resubscribe`, answers) are the fetch loop's requests
 //! ([`rpc`]).
 
+#[cfg(feature = "a2a")]
+pub mod a2a;
+#[cfg(not(feature = "a2a"))]
+#[path = "a2a_off.rs"]
+pub mod a2a;
 pub mod eventsource;
 pub mod fetch;
+#[cfg(feature = "myagent")]
+pub mod myagent;
+#[cfg(not(feature = "myagent"))]
+#[path = "myagent_off.rs"]
 pub mod myagent;
 pub mod rpc;
 pub mod websocket;
 
 use super::global::{now_ms, report_error, Wait};
 use super::store::AgentStore;
+use crate::browser::a2a_options::A2aOptions;
+#[cfg(feature = "a2a")]
 use crate::client::agent_card::Interface;
 use crate::client::reconnect::ReconnectPolicy;
-use crate::dialects::a2a::request_v1::Binding;
-use crate::dialects::a2a::Version;
+#[cfg(feature = "a2a")]
+use crate::dialects::a2a::{request_v1::Binding, Version};
 use crate::dialects::{Dialect, DialectChoice};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -73,13 +84,8 @@ pub struct StreamOptions {
     pub rpc_url: String,
     /// A2A: the first message, sent with `message/stream` instead of the plain stream request.
     pub message: Option<rpc::FirstMessage>,
-    /// A2A: the protocol version requests are written in (`a2aVersion`, default 1.0).
-    pub a2a_version: Version,
-    /// A2A v1.0: the binding (`a2aBinding`, default JSON-RPC).
-    pub a2a_binding: Binding,
-    /// A2A: the agent card's URL (`agentCard`): read before the first request, it names the
-    /// endpoint, binding and version.
-    pub agent_card: Option<String>,
+    /// A2A: `a2aVersion`, `a2aBinding`, `agentCard`.
+    pub a2a: A2aOptions,
     /// MyAgent: `user.create_session` content and metadata (JSON text).
     pub session: (Option<String>, Option<String>),
     /// MyAgent: how often received events are acknowledged (`user.ack`), in ms.
@@ -154,6 +160,7 @@ pub struct Shared {
     /// knew the session).
     pub message_sent: Cell<bool>,
     /// A2A: what the agent card said (its interface's URL, binding and version), once read.
+    #[cfg(feature = "a2a")]
     pub card: RefCell<Option<Interface>>,
 }
 
@@ -185,6 +192,7 @@ impl Shared {
             running: Cell::new(false),
             rpc_stream: Cell::new(false),
             message_sent: Cell::new(false),
+            #[cfg(feature = "a2a")]
             card: RefCell::new(None),
             opts,
         }
@@ -193,18 +201,20 @@ impl Shared {
     /// Where the dialect's requests go: the agent card's interface once read, else the
     /// configured endpoint.
     pub fn rpc_url(&self) -> String {
-        match &*self.card.borrow() {
-            Some(i) => i.url.clone(),
-            None => self.opts.rpc_url.clone(),
+        #[cfg(feature = "a2a")]
+        if let Some(i) = &*self.card.borrow() {
+            return i.url.clone();
         }
+        self.opts.rpc_url.clone()
     }
 
     /// The A2A version and binding requests are written in: the agent card's, else the
     /// options'.
+    #[cfg(feature = "a2a")]
     pub fn a2a_wire(&self) -> (Version, Binding) {
         match &*self.card.borrow() {
             Some(i) => (i.version, i.binding),
-            None => (self.opts.a2a_version, self.opts.a2a_binding),
+            None => (self.opts.a2a.version, self.opts.a2a.binding),
         }
     }
 
@@ -408,7 +418,7 @@ impl Shared {
     /// `true` when every root task reached a terminal state (no more events expected).
     pub fn run_finished(&self) -> bool {
         // A new A2A message/stream whose task has not shown up yet: its run is still to come.
-        if rpc::awaits_stream_task(self) {
+        if a2a::awaits_stream_task(self) {
             return false;
         }
         self.store

@@ -1,4 +1,6 @@
-//! JSON-RPC over fetch, for the dialects that answer that way.
+//! JSON-RPC over fetch, for the dialects that answer that way: the requests ([`Req`], [`Call`]),
+//! sending one ([`post`]) and what comes back. What A2A sends when is its driver's
+//! ([`super::a2a`]).
 //!
 //! A2A (seed 001): `message/stream` opens a stream of JSON-RPC responses (SSE); a dropped stream
 //! resumes with `tasks/resubscribe` for the stream's task (never by sending the message again);
@@ -13,10 +15,7 @@
 use super::Shared;
 use crate::browser::error::js_error;
 use crate::browser::global::fetch_request;
-use crate::dialects::a2a::request::UserMessage;
-use crate::dialects::respond::{self, A2aCall, Outgoing};
-use crate::dialects::DialectDecoder;
-use crate::json::parse;
+use crate::dialects::respond::Outgoing;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -35,6 +34,10 @@ pub struct FirstMessage {
     /// Message metadata (JSON object).
     pub metadata: Option<String>,
 }
+
+/// The header naming an A2A request's protocol version (as
+/// `crate::dialects::a2a::request_v1::VERSION_HEADER`).
+pub const A2A_VERSION_HEADER: &str = "A2A-Version";
 
 /// One HTTP request of a dialect's conversation, as [`crate::dialects::respond`] built it:
 /// sent to the dialect's endpoint (plus `path`) with the stream's headers and credentials.
@@ -78,15 +81,6 @@ impl From<&Outgoing> for Req {
     }
 }
 
-/// Sets how the A2A decoder writes the client's requests: the version and binding of the
-/// options, or of the agent card once read.
-pub fn wire_a2a(sh: &Shared, dec: &mut DialectDecoder) {
-    if let Some(a) = dec.a2a() {
-        let (version, binding) = sh.a2a_wire();
-        a.set_wire(version, binding);
-    }
-}
-
 /// A request for the fetch loop to send next, and the promise waiting for it.
 pub struct Call {
     /// The request.
@@ -122,128 +116,6 @@ impl Call {
     }
 }
 
-/// The first `message/stream` / `SendStreamingMessage` (the `message` option), registering its
-/// request id. `None` without a `message` option; `Err` when the stream is not A2A.
-pub fn first_message(sh: &Shared) -> Option<Result<Req, String>> {
-    let m = sh.opts.message.as_ref()?;
-    let built = sh.store.with_session_mut(|s| {
-        let (dec, _) = s
-            .dialect_parts()
-            .ok_or("the message option needs dialect \"a2a\"")?;
-        wire_a2a(sh, dec);
-        let mid = dec.next_message_id();
-        let a = dec
-            .a2a()
-            .ok_or("the message option needs dialect \"a2a\"")?;
-        let data = m.data.as_deref().and_then(|d| parse(d).ok());
-        let metadata = m.metadata.as_deref().and_then(|d| parse(d).ok());
-        let msg = UserMessage {
-            message_id: &mid,
-            text: m.text.as_deref(),
-            data: data.as_ref(),
-            context_id: m.context_id.as_deref(),
-            task_id: m.task_id.as_deref(),
-            metadata: metadata.as_ref(),
-        };
-        Ok(Req::from(&respond::a2a_request(a, A2aCall::Send(&msg))))
-    });
-    Some(built.unwrap_or_else(|_| Err("the store is closed".to_owned())))
-}
-
-/// The request that resumes the stream's task (`tasks/resubscribe`, `SubscribeToTask`), when
-/// there is one.
-pub fn resubscribe(sh: &Shared) -> Option<Req> {
-    sh.store
-        .with_session_mut(|s| {
-            let (dec, _) = s.dialect_parts()?;
-            wire_a2a(sh, dec);
-            respond::resume(dec).ok().map(|o| Req::from(&o))
-        })
-        .ok()
-        .flatten()
-}
-
-/// A2A v1.0: a `SubscribeToTask` refused because its task ended while the client was away
-/// (`UNSUPPORTED_OPERATION`: the official servers subscribe to live tasks only) is followed by a
-/// `GetTask`, whose task goes into the stream: the run ends as the server ended it. `true` when
-/// that reply went in.
-pub async fn read_ended_task(sh: &Shared, refusal: &str) -> bool {
-    if !refusal.contains("UNSUPPORTED_OPERATION") {
-        return false;
-    }
-    let task = sh
-        .store
-        .with_session_mut(|s| match s.dialect_parts()?.0.a2a()?.last_request()? {
-            ("SubscribeToTask", Some(t)) => Some(t.to_owned()),
-            _ => None,
-        })
-        .ok()
-        .flatten();
-    let Some(task) = task else {
-        return false;
-    };
-    if !get_task(sh, &task).await {
-        return false;
-    }
-    // The other tasks of the stream (sub-agents) that had not ended when it broke off: their
-    // last events were lost with it.
-    let others = sh
-        .store
-        .with_session_mut(|s| {
-            s.dialect_parts()
-                .and_then(|(d, _)| d.a2a())
-                .map(|a| a.open_tasks(MAX_TASKS_READ))
-        })
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    for t in others.iter().filter(|t| **t != task) {
-        get_task(sh, t).await;
-    }
-    true
-}
-
-/// Tasks read with `GetTask` after a stream broke off and its task ended meanwhile.
-const MAX_TASKS_READ: usize = 32;
-
-/// Sends `GetTask` for `task` and feeds the task into the stream; `true` when it went in.
-async fn get_task(sh: &Shared, task: &str) -> bool {
-    let req = sh
-        .store
-        .with_session_mut(|s| {
-            let (dec, _) = s.dialect_parts()?;
-            wire_a2a(sh, dec);
-            let a = dec.a2a()?;
-            Some(Req::from(&respond::a2a_request(a, A2aCall::Get(task))))
-        })
-        .ok()
-        .flatten();
-    let Some(req) = req else {
-        return false;
-    };
-    match post(sh, &sh.rpc_url(), &req).await {
-        Ok(Reply {
-            json: Some(json), ..
-        }) if rpc_error(&json).is_none() => push_reply(sh, &json),
-        _ => false,
-    }
-}
-
-/// The A2A stream's task waits for the user (`input-required` / `auth-required`, not answered
-/// yet): its stream ended on purpose, the next one is the answer's.
-pub fn waiting_for_answer(sh: &Shared) -> bool {
-    sh.store
-        .with_session_mut(|s| {
-            let (dec, _) = s.dialect_parts()?;
-            let a = dec.a2a()?;
-            let task = a.stream_task()?.to_owned();
-            Some(a.awaits_answer(&task))
-        })
-        .ok()
-        .flatten()
-        .unwrap_or(false)
-}
-
 /// Closes request `id` locally after its answer was accepted (these servers do not echo
 /// answers): the `input-received` / `auth-completed` go through the store like any event.
 pub fn mark_answered(sh: &Shared, id: &str) {
@@ -270,28 +142,6 @@ pub fn push_reply(sh: &Shared, json: &str) -> bool {
     true
 }
 
-/// `true` while a `message/stream` for a new task was sent and its stream named no task yet
-/// (the run is not finished: its task is still to come).
-pub fn awaits_stream_task(sh: &Shared) -> bool {
-    sh.store
-        .with_session_mut(|s| {
-            let (dec, _) = s.dialect_parts()?;
-            Some(dec.a2a()?.awaits_stream_task())
-        })
-        .ok()
-        .flatten()
-        .unwrap_or(false)
-}
-
-/// The call's `message/stream` was refused or never reached the server: no new task comes.
-pub fn stream_not_opened(sh: &Shared) {
-    let _ = sh.store.with_session_mut(|s| {
-        if let Some(a) = s.dialect_parts().and_then(|(d, _)| d.a2a()) {
-            a.stream_not_opened();
-        }
-    });
-}
-
 /// `true` for an `application/json` (or `+json`) content type.
 pub fn is_json(content_type: Option<&str>) -> bool {
     let ct = content_type.unwrap_or("");
@@ -312,7 +162,7 @@ pub struct Reply {
 /// credentials. Fails with code `send-failed` (with `status` for HTTP errors that carry no
 /// JSON reply).
 pub async fn post(sh: &Shared, url: &str, req: &Req) -> Result<Reply, JsValue> {
-    let url = crate::dialects::a2a::request_v1::join(url, &req.path);
+    let url = crate::client::template::join(url, &req.path);
     let url = url.as_str();
     let fail = |msg: String, cause: Option<JsValue>, status: Option<u16>| {
         let e = js_error("send-failed", &msg);
@@ -332,7 +182,7 @@ pub async fn post(sh: &Shared, url: &str, req: &Req) -> Result<Reply, JsValue> {
     }
     headers.set("Accept", "application/json, text/event-stream")?;
     if let Some(v) = req.a2a_version {
-        headers.set(crate::dialects::a2a::request_v1::VERSION_HEADER, v)?;
+        headers.set(A2A_VERSION_HEADER, v)?;
     }
     for (k, v) in &sh.opts.headers {
         headers.set(k, v)?;

@@ -13,6 +13,7 @@
 
 use super::{A2aDecoder, At, TaskState};
 use crate::dialects::emit::{get_str, Clock, Obj, Sink};
+use crate::dialects::jsonrpc::{code_reason, error_reason};
 use crate::events::DiagCode;
 use crate::json::Value;
 
@@ -34,37 +35,6 @@ pub(super) fn is_rest_error(v: &Value<'_>) -> bool {
             e.get("status").and_then(Value::as_str).is_some()
                 || e.get("details").and_then(Value::as_array).is_some()
         })
-}
-
-/// The reason the official JS client (`@a2a-js/sdk` 1.3.0) gives an error whose reply names
-/// none: from the JSON-RPC code (the A2A codes, and the reserved ones it reads as a malformed
-/// request), or HTTP 500 over HTTP+JSON.
-pub fn code_reason(code: f64) -> Option<&'static str> {
-    Some(match code as i64 {
-        _ if code.fract() != 0.0 => return None,
-        -32001 => "TASK_NOT_FOUND",
-        -32002 => "TASK_NOT_CANCELABLE",
-        -32003 => "PUSH_NOTIFICATION_NOT_SUPPORTED",
-        -32004 => "UNSUPPORTED_OPERATION",
-        -32005 => "CONTENT_TYPE_NOT_SUPPORTED",
-        -32006 => "INVALID_AGENT_RESPONSE",
-        -32007 => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
-        -32008 => "EXTENSION_SUPPORT_REQUIRED",
-        -32009 => "VERSION_NOT_SUPPORTED",
-        -32700 | -32600 | -32601 | -32602 => "INVALID_PARAMS",
-        -32603 | 500 => "INTERNAL_ERROR",
-        _ => return None,
-    })
-}
-
-/// The `reason` of the first `google.rpc.ErrorInfo` in a list (JSON-RPC `data`, REST
-/// `details`), or of a lone ErrorInfo object.
-pub fn error_reason<'v>(details: Option<&'v Value<'_>>) -> Option<&'v str> {
-    match details? {
-        Value::Array(items) => items.iter().find_map(|d| get_str(Some(d), "reason")),
-        d @ Value::Object(_) => get_str(Some(d), "reason"),
-        _ => None,
-    }
 }
 
 impl A2aDecoder {

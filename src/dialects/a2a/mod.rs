@@ -34,7 +34,6 @@ pub mod request_v1;
 mod status;
 mod version;
 
-pub use envelope::{code_reason, error_reason};
 pub use version::{TaskState, Version};
 
 /// `true` for a v1.0 reply to a plain request: a bare `Task` (`CancelTask`, `GetTask`), a

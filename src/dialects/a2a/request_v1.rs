@@ -109,24 +109,6 @@ fn id_params(task_id: &str) -> String {
     p.finish()
 }
 
-/// The URL of a request: `path` appended to the interface URL's path, before its query and
-/// fragment (an endpoint may carry a query: an API key, a scenario).
-///
-/// ```
-/// use agentwire::dialects::a2a::request_v1::join;
-/// assert_eq!(join("/a2a/rest?k=1", "/message:stream"), "/a2a/rest/message:stream?k=1");
-/// assert_eq!(join("https://h/a2a/", "/tasks/t:cancel"), "https://h/a2a/tasks/t:cancel");
-/// assert_eq!(join("https://h/rpc", ""), "https://h/rpc");
-/// ```
-pub fn join(url: &str, path: &str) -> String {
-    if path.is_empty() {
-        return url.to_owned();
-    }
-    let cut = url.find(['?', '#']).unwrap_or(url.len());
-    let (base, rest) = url.split_at(cut);
-    format!("{}{path}{rest}", base.trim_end_matches('/'))
-}
-
 /// Percent-encodes a path segment (as `encodeURIComponent`).
 fn segment(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

@@ -1,0 +1,168 @@
+//! The A2A driver: how an A2A conversation opens (the agent card, the first message), resumes
+//! (`tasks/resubscribe` / `SubscribeToTask`, or `GetTask` when the task ended meanwhile), waits
+//! for an answer, and when its stream's task is still to come. The fetch loop asks it; the
+//! requests are written by [`crate::dialects::respond`] in the stream's version and binding.
+//! (A build without the `a2a` feature has [`a2a_off`](super) instead: nothing to open, resume or
+//! wait for.)
+
+use super::rpc::{post, push_reply, rpc_error, Reply, Req};
+use super::Shared;
+use crate::dialects::a2a::request::UserMessage;
+use crate::dialects::respond::{self, A2aCall};
+use crate::dialects::DialectDecoder;
+use crate::json::parse;
+
+pub use crate::browser::a2a_options::resolve_card as prepare;
+
+/// Sets how the A2A decoder writes the client's requests: the version and binding of the
+/// options, or of the agent card once read.
+pub fn wire_a2a(sh: &Shared, dec: &mut DialectDecoder) {
+    if let Some(a) = dec.a2a() {
+        let (version, binding) = sh.a2a_wire();
+        a.set_wire(version, binding);
+    }
+}
+
+/// The first `message/stream` / `SendStreamingMessage` (the `message` option), registering its
+/// request id. `None` without a `message` option; `Err` when the stream is not A2A.
+pub fn first_message(sh: &Shared) -> Option<Result<Req, String>> {
+    let m = sh.opts.message.as_ref()?;
+    let built = sh.store.with_session_mut(|s| {
+        let (dec, _) = s
+            .dialect_parts()
+            .ok_or("the message option needs dialect \"a2a\"")?;
+        wire_a2a(sh, dec);
+        let mid = dec.next_message_id();
+        let a = dec
+            .a2a()
+            .ok_or("the message option needs dialect \"a2a\"")?;
+        let data = m.data.as_deref().and_then(|d| parse(d).ok());
+        let metadata = m.metadata.as_deref().and_then(|d| parse(d).ok());
+        let msg = UserMessage {
+            message_id: &mid,
+            text: m.text.as_deref(),
+            data: data.as_ref(),
+            context_id: m.context_id.as_deref(),
+            task_id: m.task_id.as_deref(),
+            metadata: metadata.as_ref(),
+        };
+        Ok(Req::from(&respond::a2a_request(a, A2aCall::Send(&msg))))
+    });
+    Some(built.unwrap_or_else(|_| Err("the store is closed".to_owned())))
+}
+
+/// The request that resumes the stream's task (`tasks/resubscribe`, `SubscribeToTask`), when
+/// there is one.
+pub fn resubscribe(sh: &Shared) -> Option<Req> {
+    sh.store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            wire_a2a(sh, dec);
+            respond::resume(dec).ok().map(|o| Req::from(&o))
+        })
+        .ok()
+        .flatten()
+}
+
+/// A2A v1.0: a `SubscribeToTask` refused because its task ended while the client was away
+/// (`UNSUPPORTED_OPERATION`: the official servers subscribe to live tasks only) is followed by a
+/// `GetTask`, whose task goes into the stream: the run ends as the server ended it. `true` when
+/// that reply went in.
+pub async fn read_ended_task(sh: &Shared, refusal: &str) -> bool {
+    if !refusal.contains("UNSUPPORTED_OPERATION") {
+        return false;
+    }
+    let task = sh
+        .store
+        .with_session_mut(|s| match s.dialect_parts()?.0.a2a()?.last_request()? {
+            ("SubscribeToTask", Some(t)) => Some(t.to_owned()),
+            _ => None,
+        })
+        .ok()
+        .flatten();
+    let Some(task) = task else {
+        return false;
+    };
+    if !get_task(sh, &task).await {
+        return false;
+    }
+    // The other tasks of the stream (sub-agents) that had not ended when it broke off: their
+    // last events were lost with it.
+    let others = sh
+        .store
+        .with_session_mut(|s| {
+            s.dialect_parts()
+                .and_then(|(d, _)| d.a2a())
+                .map(|a| a.open_tasks(MAX_TASKS_READ))
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    for t in others.iter().filter(|t| **t != task) {
+        get_task(sh, t).await;
+    }
+    true
+}
+
+/// Tasks read with `GetTask` after a stream broke off and its task ended meanwhile.
+const MAX_TASKS_READ: usize = 32;
+
+/// Sends `GetTask` for `task` and feeds the task into the stream; `true` when it went in.
+async fn get_task(sh: &Shared, task: &str) -> bool {
+    let req = sh
+        .store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            wire_a2a(sh, dec);
+            let a = dec.a2a()?;
+            Some(Req::from(&respond::a2a_request(a, A2aCall::Get(task))))
+        })
+        .ok()
+        .flatten();
+    let Some(req) = req else {
+        return false;
+    };
+    match post(sh, &sh.rpc_url(), &req).await {
+        Ok(Reply {
+            json: Some(json), ..
+        }) if rpc_error(&json).is_none() => push_reply(sh, &json),
+        _ => false,
+    }
+}
+
+/// The A2A stream's task waits for the user (`input-required` / `auth-required`, not answered
+/// yet): its stream ended on purpose, the next one is the answer's.
+pub fn waiting_for_answer(sh: &Shared) -> bool {
+    sh.store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            let a = dec.a2a()?;
+            let task = a.stream_task()?.to_owned();
+            Some(a.awaits_answer(&task))
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(false)
+}
+
+/// `true` while a `message/stream` for a new task was sent and its stream named no task yet
+/// (the run is not finished: its task is still to come).
+pub fn awaits_stream_task(sh: &Shared) -> bool {
+    sh.store
+        .with_session_mut(|s| {
+            let (dec, _) = s.dialect_parts()?;
+            Some(dec.a2a()?.awaits_stream_task())
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(false)
+}
+
+/// The call's `message/stream` was refused or never reached the server: no new task comes.
+pub fn stream_not_opened(sh: &Shared) {
+    let _ = sh.store.with_session_mut(|s| {
+        if let Some(a) = s.dialect_parts().and_then(|(d, _)| d.a2a()) {
+            a.stream_not_opened();
+        }
+    });
+}

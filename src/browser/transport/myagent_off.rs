@@ -1,0 +1,41 @@
+//! The MyAgent driver of a build without the `myagent` feature: the WebSocket transport carries
+//! plain JSON frames, with no session handshake, acks or reconnect by `seq` (the same items as
+//! [`myagent`](super), doing nothing).
+
+use super::Shared;
+use std::cell::Cell;
+
+/// Unacknowledged events after which `user.ack` would be sent.
+pub const ACK_EVERY: u64 = 64;
+
+/// One socket's handshake state.
+pub struct Hello {
+    /// Unused here.
+    pub sent: Cell<bool>,
+    /// The first socket of the client.
+    pub first: bool,
+}
+
+impl Hello {
+    /// The state of a new socket.
+    pub fn new(first: bool) -> Hello {
+        Hello {
+            sent: Cell::new(false),
+            first,
+        }
+    }
+}
+
+/// Never MyAgent in this build.
+pub fn may_be_myagent(_sh: &Shared) -> bool {
+    false
+}
+
+/// No handshake.
+pub fn hello(_sh: &Shared, _socket: &web_sys::WebSocket, _h: &Hello) {}
+
+/// No `user.message`.
+pub fn first_message(_sh: &Shared, _socket: &web_sys::WebSocket, _h: &Hello) {}
+
+/// No `user.ack`.
+pub fn ack(_sh: &Shared, _socket: &web_sys::WebSocket, _min: u64) {}
