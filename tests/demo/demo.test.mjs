@@ -319,7 +319,7 @@ const tests = {
     // decodes each into the same snapshot and the panels do not know the difference. Every
     // request is answered in the page (approve / the "approve" option / a text / sign-in).
     const out = [];
-    for (const dialect of ["a2a", "acp", "unified", "myagent"]) {
+    for (const dialect of ["a2a-1.0", "a2a", "acp", "unified", "myagent"]) {
       const p = await openPage(browser, `?scenario=main&speed=0&dialect=${dialect}`);
       const { page } = p;
       // (the app's module may still be loading the wasm when goto() returns)

@@ -5,11 +5,17 @@
 import type { AgentClientOptions, Dialect } from "agentwire";
 import { byId, h, replace } from "./dom";
 
+/**
+ * The wire a run uses: one of the SDK's dialects, or `"a2a-1.0"`: A2A v1.0, which the SDK reads
+ * as dialect `"a2a"` (the version is told from the wire and chosen with `a2aVersion`).
+ */
+export type Wire = Dialect | "a2a-1.0";
+
 /** What the next run uses. */
 export interface RunSettings {
   scenario: string;
-  /** The protocol the scenario server speaks for this run (the same run in five wire formats). */
-  dialect: Dialect;
+  /** The protocol the scenario server speaks for this run (the same run in six wire formats). */
+  dialect: Wire;
   /** 0 = instant, 1 = realistic pacing, 2 = twice as fast, … */
   speed: number;
   seed: number;
@@ -44,8 +50,8 @@ export function faultList(f: RunSettings["faults"]): string[] {
  * SDK cannot know better), so the demo does not offer it there. The MyAgent WebSocket server
  * has no shuffle fault.
  */
-export function shuffleApplies(dialect: Dialect): boolean {
-  return dialect !== "a2a" && dialect !== "myagent";
+export function shuffleApplies(dialect: Wire): boolean {
+  return dialect !== "a2a" && dialect !== "a2a-1.0" && dialect !== "myagent";
 }
 
 /**
@@ -70,11 +76,19 @@ export function clientOptions(s: RunSettings, runId: string): AgentClientOptions
   const faults = faultList(s.faults);
   switch (s.dialect) {
     case "a2a": {
-      // A2A JSON-RPC: POST message/stream; a drop resumes with tasks/resubscribe; an answer is
-      // another message/stream on the task. (No shuffle: see shuffleApplies.)
+      // A2A v0.3 JSON-RPC: POST message/stream; a drop resumes with tasks/resubscribe; an answer
+      // is another message/stream on the task. (No shuffle: see shuffleApplies.)
       const a2a = faults.filter((f) => !f.startsWith("shuffle"));
       if (a2a.length) q.set("faults", a2a.join(","));
-      return { url: `/api/a2a?${q}`, dialect: "a2a", message: `Run the ${s.scenario} scenario` };
+      return { url: `/api/a2a?${q}`, dialect: "a2a", a2aVersion: "0.3", message: `Run the ${s.scenario} scenario` };
+    }
+    case "a2a-1.0": {
+      // A2A v1.0, found through the agent's card (its first interface: JSON-RPC 1.0): POST
+      // SendStreamingMessage with A2A-Version: 1.0; the stream ends at input-required and an
+      // answer is a new SendStreamingMessage on the task; a drop resumes with SubscribeToTask.
+      const a2a = faults.filter((f) => !f.startsWith("shuffle"));
+      if (a2a.length) q.set("faults", a2a.join(","));
+      return { agentCard: `/api/a2a/v1/.well-known/agent-card.json?${q}`, message: `Run the ${s.scenario} scenario` };
     }
     case "myagent": {
       // MyAgent WebSocket: user.create_session, the question as user.message, user.response
@@ -98,9 +112,10 @@ export function clientOptions(s: RunSettings, runId: string): AgentClientOptions
   }
 }
 
-const DIALECTS: [Dialect, string][] = [
+const DIALECTS: [Wire, string][] = [
   ["canonical", "protocol 000 (SSE)"],
-  ["a2a", "A2A (JSON-RPC + SSE)"],
+  ["a2a-1.0", "A2A 1.0 (agent card, JSON-RPC + SSE)"],
+  ["a2a", "A2A 0.3 (JSON-RPC + SSE)"],
   ["acp", "A2A-ACP (SSE)"],
   ["unified", "Unified (SSE)"],
   ["myagent", "MyAgent (WebSocket)"],
@@ -180,7 +195,7 @@ export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCan
   boxes.drop.addEventListener("change", () => { if (!boxes.drop.checked) boxes.dup.checked = false; });
   // Shuffled chunks only where the dialect's chunks carry their order (see shuffleApplies).
   const syncShuffle = (): void => {
-    const applies = shuffleApplies(dialect.value as Dialect);
+    const applies = shuffleApplies(dialect.value as Wire);
     boxes.shuffle.disabled = !applies;
     if (!applies) boxes.shuffle.checked = false;
     boxes.shuffle.parentElement?.setAttribute("title", applies
@@ -192,7 +207,7 @@ export function mountControls(handlers: { onRun: (s: RunSettings) => void; onCan
 
   const current = (): RunSettings => ({
     scenario: scenario.value,
-    dialect: dialect.value as Dialect,
+    dialect: dialect.value as Wire,
     speed: Number(speed.value),
     seed: initial.seed,
     faults: { drop: boxes.drop.checked, dup: boxes.dup.checked, shuffle: boxes.shuffle.checked, malformed: boxes.malformed.checked },
