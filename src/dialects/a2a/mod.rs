@@ -1,29 +1,43 @@
-//! `a2a`: A2A v0.3 streaming (seed 001), bare or wrapped as JSON-RPC 2.0 responses.
+//! `a2a`: A2A streaming, v0.3 (seed 001) and v1.0, bare, wrapped as JSON-RPC 2.0 responses, or
+//! over HTTP+JSON. The version is told per event from its shape (`version.rs`: v0.3 `kind`, v1.0
+//! `StreamResponse` members and `TASK_STATE_*` / `ROLE_*` enums); both read the same way.
 //!
-//! | A2A | canonical |
+//! | file | concern |
 //! |---|---|
-//! | `task` (first time) | `task-created` (initiator `user`; `metadata` kept, `history` under `metadata.a2a`), then its artifacts and status as below |
-//! | `task` (again: resubscribe, `tasks/cancel` result) | only what changed: a new status, new or changed artifacts |
-//! | `status-update` `working` | `task-status` `working` (message = the status message's text) |
-//! | `status-update` `input-required` | `task-status` `waiting-input` + `input-required` (id `<taskId>#input-<n>`, prompt = message text, `requireUser: true`; `inputType`, `options`, `schema` from a data part) |
-//! | `status-update` `auth-required` | `task-status` `waiting-auth` + `auth-required` (id `<taskId>#auth-<n>`; `authType`, `authUrl`, `provider`, `scopes` from a data part) |
-//! | leaving `input-required` / `auth-required` | `input-received` / `auth-completed` (unless the client already answered through [`crate::dialects::respond`]) |
-//! | `status-update` `completed` | `task-complete` with the message text as `content` when no answer text was streamed, else `task-status` `completed` |
-//! | `status-update` `failed` / `rejected` / `canceled` | `task-status` `failed` / `failed` (`reason: rejected`) / `canceled`; `metadata.error` becomes `reason` |
-//! | `status-update` `submitted` / `unknown` | no status (`submitted` creates the task); kept as an unknown `a2a:status-update` event |
-//! | `artifact-update` text parts | the task's answer (`content-delta`) for the task's first text artifact, `file-write` (`text/plain`, utf-8) for others |
-//! | `artifact-update` file parts | `file-write` (base64 `bytes`; a `uri` becomes an empty chunk with `metadata.a2a.uri`) |
-//! | `artifact-update` data parts | `data-write` (`metadata.version` 1, 2, ... per update) |
-//! | `message` (role `agent`) | text → `content-delta` on its task (a message without `taskId` is a task of its own that completes at once); file/data parts → artifacts `<messageId>#<i>` |
-//! | `message` (role `user`), unknown kinds | unknown events `a2a:<kind>` (kept whole) |
-//! | JSON-RPC `error` | `rpc-error` diagnostic; the task of a streaming request becomes `failed` |
+//! | `version.rs` | the two versions: shapes, task states, roles |
+//! | `envelope.rs` | the JSON-RPC envelope, request ids, errors of both bindings (`google.rpc` reasons) |
+//! | `status.rs` | tasks, status updates, the input and auth requests they open |
+//! | `artifacts.rs` | artifacts and their parts (every part kept: see its table) |
+//! | `parts.rs` | reading a part of either version |
+//! | `message.rs` | direct replies and messages on a task |
+//! | `request.rs`, `request_v1.rs` | what a client sends (v0.3 JSON-RPC; v1.0 JSON-RPC and HTTP+JSON) |
 //!
-//! Artifact rules (A2A spec): `append: false` (or absent) on a known artifact replaces it (the
-//! store forgets the old content); `append: true` on an unknown artifact is an
-//! `unknown-artifact` warning and starts it; nothing is appended after `lastChunk: true`
-//! (`chunk-after-complete`). Files still open when their task ends are closed with an empty
-//! final chunk. Parts of a different kind than an artifact's first part go to the sibling
-//! artifact `<artifactId>#text|file|data`.
+//! | A2A (v0.3 / v1.0) | canonical |
+//! |---|---|
+//! | `task` / `{task}` (first time) | `task-created` (initiator `user`; `metadata` kept, `history` under `metadata.a2a`), then its artifacts and status as below |
+//! | the same task again (resubscribe snapshot, `tasks/cancel` / `CancelTask` / `GetTask` result, which v1.0 sends as the bare `Task`) | only what changed: a new status, new or changed artifacts |
+//! | `status-update` / `{statusUpdate}` `working` | `task-status` `working` (message = the status message's text) |
+//! | … `input-required` | `task-status` `waiting-input` + `input-required` (id `<taskId>#input-<n>`, prompt = message text, `requireUser: true`; `inputType`, `options`, `schema` from a data part) |
+//! | … `auth-required` | `task-status` `waiting-auth` + `auth-required` (id `<taskId>#auth-<n>`; `authType`, `authUrl`, `provider`, `scopes` from a data part) |
+//! | leaving `input-required` / `auth-required` | `input-received` / `auth-completed` (unless the client already answered through [`crate::dialects::respond`]) |
+//! | … `completed` | `task-complete` with the message text as `content` when no answer text was streamed, else `task-status` `completed` |
+//! | … `failed` / `rejected` / `canceled` | `task-status` `failed` / `failed` (`reason: rejected`) / `canceled`; `metadata.error` becomes `reason` |
+//! | … `submitted` / `unknown` (`TASK_STATE_UNSPECIFIED`) | no status (`submitted` creates the task); kept as an unknown `a2a:status-update` event |
+//! | `artifact-update` / `{artifactUpdate}` | see [Artifacts](#artifacts): text → the answer (`content-delta`) or a text file, file parts → `file-write` (by bytes, or by URL: `url`), data parts → `data-write` (`metadata.version` 1, 2, …) |
+//! | `message` / `{message}` (role agent) | text → `content-delta` on its task (a message without `taskId` is a task of its own that completes at once); file/data parts → artifacts `<messageId>#<i>` |
+//! | a user's message, unknown kinds | unknown events `a2a:<kind>` (kept whole) |
+//! | JSON-RPC `error`, HTTP+JSON `google.rpc.Status` | `rpc-error` diagnostic naming the code and the `ErrorInfo` reason; the task of a streaming request becomes `failed` |
+//!
+//! v0.3 ends a stream with `final: true`; v1.0 has no `final` (the server closes the stream
+//! after a terminal or interrupted state), so a v1.0 status update without it is no warning.
+//!
+//! # Artifacts
+//!
+//! `append: false` (or absent) on a known artifact replaces it (the store forgets the old
+//! content); `append: true` on an unknown artifact is an `unknown-artifact` warning and starts it;
+//! nothing is appended after `lastChunk: true` (`chunk-after-complete`). Files still open when
+//! their task ends are closed with an empty final chunk. One A2A artifact becomes one canonical
+//! artifact per part slot, so that no part is lost (the table is in `artifacts.rs`).
 
 mod artifacts;
 mod envelope;
