@@ -2,9 +2,10 @@
 //! the official `ClientFactory` (`@a2a-js/sdk` 1.3.0) picks them.
 //!
 //! - v1.0 cards list `supportedInterfaces: [{url, protocolBinding, protocolVersion, tenant?}]`
-//!   in the agent's order of preference; the first one whose binding a browser can speak
-//!   (`JSONRPC`, `HTTP+JSON`; not `GRPC`) and whose version agentwire writes (1.0, 0.3) is
-//!   taken, the client's preferred binding first when it names one.
+//!   in the agent's order of preference. Per binding a browser can speak (`JSONRPC`,
+//!   `HTTP+JSON`; not `GRPC`) the first interface counts, replaced by a later one of version
+//!   1.0 (the official client's rule); the client's preferred binding is taken first when the
+//!   card has it, else the card's first binding.
 //! - v0.3 cards have `url` with `preferredTransport` (default `JSONRPC`), `protocolVersion`
 //!   (`0.3.0`) and `additionalInterfaces: [{url, transport}]`.
 //!
@@ -59,16 +60,16 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
         if ver == Version::V03 && b != Binding::JsonRpc {
             continue;
         }
-        let tenant = i
-            .get("tenant")
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty() && b == Binding::HttpJson);
-        let url = match tenant {
-            Some(t) => format!("{}/{}", url.trim_end_matches('/'), encode(t)),
-            None => url.to_owned(),
-        };
+        // Per binding: the first interface, unless a later one is v1.0 and the kept one is not.
+        if let Some(kept) = found.iter_mut().find(|f| f.binding == b) {
+            if kept.version != Version::V10 && ver == Version::V10 {
+                kept.url = interface_url(url, i, b);
+                kept.version = ver;
+            }
+            continue;
+        }
         found.push(Interface {
-            url,
+            url: interface_url(url, i, b),
             binding: b,
             version: ver,
         });
@@ -128,6 +129,19 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
     })
 }
 
+/// An interface's endpoint: its `url`, with its `tenant` as the last path segment over
+/// HTTP+JSON (as the official client's `/{tenant}/message:stream`).
+fn interface_url(url: &str, i: &Value<'_>, b: Binding) -> String {
+    let tenant = i
+        .get("tenant")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty() && b == Binding::HttpJson);
+    match tenant {
+        Some(t) => format!("{}/{}", url.trim_end_matches('/'), encode(t)),
+        None => url.to_owned(),
+    }
+}
+
 /// Percent-encodes a path segment (as `encodeURIComponent`).
 fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -160,6 +174,18 @@ mod tests {
         let i = pick(V1, Some(Binding::HttpJson)).unwrap();
         assert_eq!(i.url, "http://h/a2a/rest/acme%20corp");
         assert_eq!(i.binding, Binding::HttpJson);
+    }
+
+    #[test]
+    fn per_binding_a_later_v1_interface_wins_over_an_earlier_v03_one() {
+        let card = r#"{"supportedInterfaces":[
+            {"url":"http://h/v03","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+            {"url":"http://h/rest","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+            {"url":"http://h/v1","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#;
+        let i = pick(card, None).unwrap();
+        assert_eq!((i.url.as_str(), i.version), ("http://h/v1", Version::V10));
+        let i = pick(card, Some(Binding::HttpJson)).unwrap();
+        assert_eq!(i.url, "http://h/rest");
     }
 
     #[test]
