@@ -37,7 +37,9 @@
 //!   double), objects unordered, arrays in order.
 //! - Members other than `op`, `path`, `from` and `value` are ignored (RFC 6902 §4). Objects with
 //!   repeated keys follow lookup semantics (the last one counts, as `JSON.parse`): `add` and
-//!   `replace` set the last one, `remove` and `move` take out every one.
+//!   `replace` set the last one, `remove` and `move` take out every one. That goes for the
+//!   operations too: `{"op":"add",…,"op":"remove"}` is a `remove` (RFC 6902 A.13 leaves
+//!   duplicates without standard handling; this is what `JSON.parse` and fast-json-patch do).
 //! - Depth: an operation whose result would nest deeper than [`MAX_DEPTH`] fails
 //!   ([`PatchError::TooDeep`]), so a document built by patches stays within what the parser
 //!   accepts and every recursion here (or in `Clone`, `Drop`, the writer) stays bounded. The
