@@ -3,10 +3,11 @@
 # single process, and prints executions, exec/s and coverage per target.
 #
 #   bash scripts/fuzz.sh [--time SECS] [target...]     targets: sse decode dialects store number
+#                                                       json_patch
 #
 # Seed corpora are (re)built from the repository's test data into fuzz/corpus/<target>/ (SSE
-# vectors, recordings, dialect recordings; generated, not committed) and kept between runs, so
-# each run continues where the last one stopped. A crash leaves its input in
+# vectors, recordings, dialect recordings, the JSON Patch suite; generated, not committed) and
+# kept between runs, so each run continues where the last one stopped. A crash leaves its input in
 # fuzz/artifacts/<target>/ and makes the script exit 1 after the remaining targets ran; turn it
 # into a regression file under tests/regressions/ (see tests/regressions/README.md).
 # Full libFuzzer output: target/fuzz-logs/<target>-<secs>s.log.
@@ -15,14 +16,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
-ALL=(sse decode dialects store number)
+ALL=(sse decode dialects store number json_patch)
 TIME=30
 TARGETS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --time) TIME="$2"; shift 2 ;;
     --time=*) TIME="${1#--time=}"; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "fuzz: unknown option $1" >&2; exit 2 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
@@ -97,6 +98,11 @@ for n in ["0", "-0", "0.42", "1.5e3", "12345678901234567890", "9007199254740993"
           "1.7976931348623157e308", "1e309", "4.9e-324", "2.4703282292062328e-324", "1e-400",
           "2.2250738585072011e-308", "1.00000000000000011102230246251565404236316680908203125"]:
     put("number", n.encode())
+# json_patch: document NUL patch, from the JSON Patch conformance suite.
+for f in sorted(glob.glob("tests/vectors/json-patch/*.json")):
+    for t in json.load(open(f)):
+        if "doc" in t and "patch" in t:
+            put("json_patch", json.dumps(t["doc"]).encode() + b"\0" + json.dumps(t["patch"]).encode())
 PY
 
 echo "fuzz: building the targets (nightly, release, debug assertions, address sanitizer)"

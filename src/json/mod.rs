@@ -14,6 +14,7 @@ use std::fmt;
 
 mod number;
 mod parse;
+pub mod patch;
 mod write;
 
 pub(crate) use parse::plain_run;
