@@ -93,6 +93,11 @@ for name, h in dialects.items():
         data = open(f, "rb").read()[:16384]
         put("dialects", bytes([h | 8]) + data)
         put("dialects", bytes([4 | 8]) + data)
+# A2A v1.0 as the official 1.3.0 servers wrote it (JSON-RPC and HTTP+JSON streams, error bodies).
+for f in sorted(glob.glob("tests/recordings/a2a1/*/*.body")):
+    data = open(f, "rb").read()[:16384]
+    put("dialects", bytes([0]) + data)
+    put("dialects", bytes([4]) + data)
 os.makedirs(os.path.join(root, "store"), exist_ok=True)
 for n in ["0", "-0", "0.42", "1.5e3", "12345678901234567890", "9007199254740993", "1e23",
           "1.7976931348623157e308", "1e309", "4.9e-324", "2.4703282292062328e-324", "1e-400",
