@@ -317,8 +317,9 @@ impl Session {
                         position: pos,
                         raw: ev.data,
                     };
-                    store.apply(&event, &meta);
-                    observe(&event, &meta, store);
+                    if store.apply(&event, &meta) {
+                        observe(&event, &meta, store);
+                    }
                 }
             }
             SseItem::Diagnostic(d) => store.push_diagnostic(sse_diagnostic(&d, *position)),
@@ -375,8 +376,9 @@ impl Session {
                 position: pos,
                 raw: data,
             };
-            self.store.apply(&event, &meta);
-            observe(&event, &meta, &self.store);
+            if self.store.apply(&event, &meta) {
+                observe(&event, &meta, &self.store);
+            }
         }
     }
 

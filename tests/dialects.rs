@@ -847,11 +847,12 @@ fn myagent_answer_ack_reconnect_and_replays() {
         .expect("seed session")
         .lines();
     let applied = s.store().events_applied();
+    let duplicates = s.store().duplicates_ignored();
     for f in lines.iter().skip(7).take(3) {
         s.feed_frame(f, &mut |_, _, _| {});
     }
     assert_eq!(s.store().events_applied(), applied);
-    assert_eq!(s.store().duplicates_ignored(), 3);
+    assert_eq!(s.store().duplicates_ignored(), duplicates + 3);
 }
 
 #[test]

@@ -248,8 +248,9 @@ fn apply(
                         position,
                         raw: if raw.is_empty() { &json } else { raw },
                     };
-                    store.apply(&ev, &meta);
-                    observe(&ev, &meta, store);
+                    if store.apply(&ev, &meta) {
+                        observe(&ev, &meta, store);
+                    }
                 }
             }
             Step::ResetContent(task) => store.reset_content(&task),

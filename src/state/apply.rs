@@ -41,10 +41,18 @@ fn set_str(slot: &mut Option<String>, v: &str) {
 }
 
 impl Store {
-    /// Applies one event. Rule violations between events become diagnostics; the store keeps
-    /// going. Call [`Store::admit_event_id`] first when the stream carries SSE ids.
-    pub fn apply(&mut self, ev: &AgentEvent<'_>, meta: &EventMeta<'_>) {
-        self.events_applied += 1;
+    /// Applies one event; returns `true` when it was applied (what handlers may see), `false`
+    /// when it was a replay of what the state already holds (counted in
+    /// [`Store::duplicates_ignored`], no diagnostic: see `replay.rs`), a repeated chunk, or
+    /// refused (with its diagnostic). Rule violations between events become diagnostics; the
+    /// store keeps going. Call [`Store::admit_event_id`] first when the stream carries SSE ids.
+    pub fn apply(&mut self, ev: &AgentEvent<'_>, meta: &EventMeta<'_>) -> bool {
+        if self.is_replay(ev, meta) || self.seen_stateless(ev, meta) {
+            self.duplicates_ignored += 1;
+            return false;
+        }
+        let changes = self.state_changes();
+        self.admitted = false;
         self.log_raw(meta);
         match ev {
             AgentEvent::ContentDelta(e) => self.apply_delta(e, meta),
@@ -73,6 +81,17 @@ impl Store {
             AgentEvent::InternalToolComplete(e) => _ = self.observe_time(&e.timestamp, meta),
             AgentEvent::Unknown(_) => {}
         }
+        // Applied: it changed the state, or it is a chunk admitted (applied, or held until its
+        // predecessors arrive),
+        // or it carries no state (internal and unknown kinds are delivered as they come).
+        let applied = self.state_changes() != changes
+            || self.admitted
+            || matches!(ev, AgentEvent::Unknown(_))
+            || ev.kind().starts_with("internal:");
+        if applied {
+            self.events_applied += 1;
+        }
+        applied
     }
 
     /// Advances stream time to `ts` (when later) and expires the requests it passes; returns
@@ -496,6 +515,11 @@ impl Store {
         // The task is completed (failed/canceled returned above): its answer is final, with
         // or without a `content` member, as after `task-status: completed`.
         slot.view.content_complete = true;
+        let print = super::replay::data_print(&e.timestamp, e.content.as_deref().unwrap_or(""));
+        if slot.complete_prints.len() >= 8 {
+            slot.complete_prints.remove(0);
+        }
+        slot.complete_prints.push(print);
         set_str(&mut slot.view.updated_at, &e.timestamp);
         slot.view.duration = meta_num(m, "duration").or(slot.view.duration);
         slot.view.iterations = meta_count(m, "iterations").or(slot.view.iterations);
@@ -637,10 +661,12 @@ impl Store {
         let len_before = slot.view.content.len();
         match slot.content.push(e.index, false, || e.delta.to_string()) {
             Admit::Apply => {
+                self.admitted = true;
                 self.append_content(t, &e.delta, meta);
                 self.drain_content(t, meta);
             }
             Admit::Held => {
+                self.admitted = true;
                 if slot.content.held() > self.limits.max_pending_chunks {
                     self.skip_content_gap(t, meta, ContentDelta::KIND);
                 }
@@ -946,6 +972,9 @@ impl Store {
             return;
         }
         let m = e.metadata.as_ref();
+        if let Some(ms) = to_epoch_ms(&e.timestamp) {
+            self.tool_progress_ms.insert(e.tool_call_id.to_string(), ms);
+        }
         let Some(tool) = self.tool_at(&e.tool_call_id) else {
             return;
         };
@@ -1133,6 +1162,11 @@ impl Store {
             return;
         };
         req.state = RequestState::Answered;
+        self.answered_at
+            .insert(e.input_id.to_string(), e.timestamp.to_string());
+        let Some(req) = self.tasks.get_mut(t).and_then(|s| s.view.inputs.get_mut(i)) else {
+            return;
+        };
         req.provided_by = Some(e.provided_by);
         req.user_id = e.user_id.as_deref().map(str::to_owned);
         req.agent_id = e.agent_id.as_deref().map(str::to_owned);
@@ -1216,6 +1250,11 @@ impl Store {
             return;
         };
         req.state = RequestState::Answered;
+        self.answered_at
+            .insert(e.auth_id.to_string(), e.timestamp.to_string());
+        let Some(req) = self.tasks.get_mut(t).and_then(|s| s.view.auths.get_mut(i)) else {
+            return;
+        };
         req.user_id = Some(e.user_id.to_string());
         req.expires_at = meta_str(e.metadata.as_ref(), "expiresAt");
         self.drop_deadline(t, true, i);

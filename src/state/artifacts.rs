@@ -303,6 +303,9 @@ impl Store {
             return;
         };
         let admitted = slot.seq.push(index, complete, hold);
+        if matches!(admitted, Admit::Apply | Admit::Held) {
+            slot.remember_chunk(index, super::replay::chunk_print(meta));
+        }
         let dropped = slot.seq.take_dropped();
         if dropped > 0 {
             let id = &slot.view.id;
@@ -316,10 +319,12 @@ impl Store {
         };
         match admitted {
             Admit::Apply => {
+                self.admitted = true;
                 apply_now(self, a, meta);
                 self.drain_artifact(a, meta);
             }
             Admit::Held => {
+                self.admitted = true;
                 if slot.seq.held() > self.limits.max_pending_chunks {
                     self.skip_artifact_gap(a, meta, kind);
                 }
@@ -724,7 +729,12 @@ impl Store {
         if versions.len() >= MAX_DATA_VERSIONS {
             // Bounded history: an artifact rewritten on every event must not grow without end.
             versions.remove(0);
+            if !slot.data_prints.is_empty() {
+                slot.data_prints.remove(0);
+            }
         }
+        slot.data_prints
+            .push(super::replay::data_print(&e.timestamp, &text));
         versions.push(DataVersion {
             version,
             timestamp: e.timestamp.to_string(),

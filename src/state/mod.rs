@@ -13,6 +13,7 @@ mod chunks;
 mod dedupe;
 mod macros;
 pub mod model;
+mod replay;
 mod reset;
 mod settled;
 mod snapshot;
@@ -174,6 +175,27 @@ pub(crate) struct TaskSlot {
     pub artifacts_truncated: bool,
     /// Placeholder created by a child or subtask-created before its own `task-created`.
     pub announced_only: bool,
+    /// Fingerprints (time and content) of the latest `task-complete`s applied (a replay of one
+    /// is recognised).
+    pub complete_prints: Vec<u64>,
+}
+
+/// Chunk indices remembered beyond the highest seen so far (a far-ahead index is not).
+const MAX_PRINT_GAP: u64 = 4096;
+
+impl ArtifactSlot {
+    /// Remembers chunk `index`'s fingerprint.
+    pub(crate) fn remember_chunk(&mut self, index: u64, print: u64) {
+        let len = self.chunk_prints.len() as u64;
+        if index >= len + MAX_PRINT_GAP {
+            return;
+        }
+        let i = index as usize;
+        if i >= self.chunk_prints.len() {
+            self.chunk_prints.resize(i + 1, 0);
+        }
+        self.chunk_prints[i] = print;
+    }
 }
 
 /// Per-artifact bookkeeping.
@@ -195,6 +217,12 @@ pub(crate) struct ArtifactSlot {
     pub finalized: bool,
     /// file/dataset: a missing final chunk was already reported.
     pub end_reported: bool,
+    /// data: a fingerprint of each version seen (time and record), as `view.versions` (a
+    /// replayed write is recognised, with or without a version number).
+    pub data_prints: Vec<u64>,
+    /// file/dataset: a fingerprint of each admitted chunk, by index (a replayed chunk is
+    /// recognised; 8 bytes a chunk).
+    pub chunk_prints: Vec<u64>,
 }
 
 /// Open requests that can expire: (deadline in stream ms, task slot, is_auth, request index),
@@ -216,6 +244,21 @@ pub struct Store {
     pub(crate) auth_index: HashMap<String, (usize, usize)>,
     pub(crate) artifacts: Vec<ArtifactSlot>,
     pub(crate) artifact_index: HashMap<String, usize>,
+    /// toolCallId → the time (epoch ms) of its latest applied `tool-progress` (a replayed,
+    /// older one is recognised).
+    pub(crate) tool_progress_ms: HashMap<String, i64>,
+    /// The chunk being applied was admitted: applied now (even an empty delta, which changes
+    /// nothing visible) or held for reordering. It counts as applied.
+    pub(crate) admitted: bool,
+    /// Internal and unknown events have no state to recognise a replay by: the fingerprints of
+    /// the latest `dedupeWindow` of them do.
+    pub(crate) stateless_seen: (
+        std::collections::VecDeque<u64>,
+        std::collections::HashSet<u64>,
+    ),
+    /// Input and auth request id → the time of the answer applied (a replayed answer is
+    /// recognised; a second, different one is a diagnostic).
+    pub(crate) answered_at: HashMap<String, String>,
     diagnostics: VecDeque<Diagnostic>,
     diagnostics_total: u64,
     errors_total: u64,
