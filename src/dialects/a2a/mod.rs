@@ -26,7 +26,7 @@
 //! | `artifact-update` / `{artifactUpdate}` | see [Artifacts](#artifacts): text → the answer (`content-delta`) or a text file, file parts → `file-write` (by bytes, or by URL: `url`), data parts → `data-write` (`metadata.version` 1, 2, …) |
 //! | `message` / `{message}` (role agent) | text → `content-delta` on its task (a message without `taskId` is a task of its own that completes at once); file/data parts → artifacts `<messageId>#<i>` |
 //! | a user's message, unknown kinds | unknown events `a2a:<kind>` (kept whole) |
-//! | JSON-RPC `error`, HTTP+JSON `google.rpc.Status` | `rpc-error` diagnostic naming the code and the `ErrorInfo` reason; the task of a streaming request becomes `failed` |
+//! | JSON-RPC `error`, HTTP+JSON `google.rpc.Status` | `rpc-error` diagnostic naming the code and the `ErrorInfo` reason; the task of a streaming request becomes `failed` (not when the request was refused before its stream opened: an answer, or a `SubscribeToTask` refused with `UNSUPPORTED_OPERATION` because the task ended meanwhile, whose `GetTask` tells how) |
 //!
 //! v0.3 ends a stream with `final: true`; v1.0 has no `final` (the server closes the stream
 //! after a terminal or interrupted state), so a v1.0 status update without it is no warning.
