@@ -8,6 +8,10 @@
 //! - v0.3 cards have `url` with `preferredTransport` (default `JSONRPC`), `protocolVersion`
 //!   (`0.3.0`) and `additionalInterfaces: [{url, transport}]`.
 //!
+//! - A v1.0 interface's `tenant`: over HTTP+JSON a path segment after the interface URL (as the
+//!   official JS client and server have it), over JSON-RPC a member of every request's `params`
+//!   ([`Interface::tenant`]).
+//!
 //! A relative interface URL is resolved against the card's own URL by the caller.
 
 use crate::dialects::a2a::request_v1::Binding;
@@ -24,6 +28,9 @@ pub struct Interface {
     pub binding: Binding,
     /// The protocol version.
     pub version: Version,
+    /// JSON-RPC: the interface's `tenant`, which every request names in its `params` (over
+    /// HTTP+JSON the tenant is the last segment of `url` instead).
+    pub tenant: Option<String>,
 }
 
 /// Picks the interface from the card's JSON text; `prefer`: the binding the app asked for.
@@ -62,15 +69,16 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
         let tenant = i
             .get("tenant")
             .and_then(Value::as_str)
-            .filter(|t| !t.is_empty() && b == Binding::HttpJson);
-        let url = match tenant {
-            Some(t) => format!("{}/{}", url.trim_end_matches('/'), encode(t)),
-            None => url.to_owned(),
+            .filter(|t| !t.is_empty() && ver == Version::V10);
+        let url = match (tenant, b) {
+            (Some(t), Binding::HttpJson) => format!("{}/{}", url.trim_end_matches('/'), encode(t)),
+            _ => url.to_owned(),
         };
         found.push(Interface {
             url,
             binding: b,
             version: ver,
+            tenant: tenant.filter(|_| b == Binding::JsonRpc).map(str::to_owned),
         });
     }
     if found.is_empty() && seen.is_empty() {
@@ -106,6 +114,7 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
                         url: u.to_owned(),
                         binding: Binding::JsonRpc,
                         version,
+                        tenant: None,
                     });
                 }
             }
@@ -159,7 +168,20 @@ mod tests {
         );
         let i = pick(V1, Some(Binding::HttpJson)).unwrap();
         assert_eq!(i.url, "http://h/a2a/rest/acme%20corp");
-        assert_eq!(i.binding, Binding::HttpJson);
+        assert_eq!((i.binding, i.tenant), (Binding::HttpJson, None));
+    }
+
+    #[test]
+    fn a_jsonrpc_interface_keeps_its_tenant_for_the_params() {
+        let i = pick(
+            r#"{"supportedInterfaces":[{"url":"http://h/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"acme"}]}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            (i.url.as_str(), i.tenant.as_deref()),
+            ("http://h/rpc", Some("acme"))
+        );
     }
 
     #[test]

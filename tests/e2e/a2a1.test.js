@@ -53,6 +53,17 @@ function watchRequests(base) {
   return { stop: () => { globalThis.fetch = orig; }, all: () => Promise.all(seen) };
 }
 
+/** Serves `card` (JSON) for requests to `url` through the page's fetch, until `stop()`. */
+function serveCard(url, card) {
+  const orig = globalThis.fetch;
+  globalThis.fetch = function (req, init) {
+    const u = req instanceof Request ? req.url : String(req);
+    if (u === url) return Promise.resolve(new Response(JSON.stringify(card), { headers: { "Content-Type": "application/json" } }));
+    return orig.call(this, req, init);
+  };
+  return { stop: () => { globalThis.fetch = orig; } };
+}
+
 /** What each request was: the JSON-RPC method, or the HTTP+JSON path's operation. */
 const operation = (r) => r.body?.method ?? (r.path.endsWith("message:stream") ? "SendStreamingMessage"
   : r.path.endsWith(":subscribe") ? "SubscribeToTask" : r.path.endsWith(":cancel") ? "CancelTask" : `${r.method} ${r.path}`);
@@ -291,6 +302,28 @@ export const liveTests = {
     eq([bad.connection.state, bad.connection.code], ["failed", "agent-card"], bad.connection.reason);
     bad.close();
   },
+
+  async a2a1_agent_card_tenant_of_a_jsonrpc_interface_goes_in_params(aw) {
+    // The official client adds a JSON-RPC interface's tenant to every request's params
+    // (WIRE.md #7, #11; recording js-jsonrpc-tenant).
+    const cardUrl = `${env.a2a1JsUrl}/tenant-card.json`;
+    const card = serveCard(cardUrl, { name: "t", supportedInterfaces: [
+      { url: `${env.a2a1JsUrl}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "acme" }] });
+    const watch = watchRequests(`${env.a2a1JsUrl}/a2a/`);
+    let client;
+    try {
+      client = new aw.AgentClient({ agentCard: cardUrl, message: "a direct message please", reconnect: FAST });
+      await until(() => ended(client), `the end (${client.connection.reason})`);
+    } finally {
+      watch.stop();
+      card.stop();
+    }
+    eq(client.connection.state, "closed", client.connection.reason);
+    const sent = await watch.all();
+    eq(sent.map((r) => [r.body.method, r.body.params.tenant]), [["SendStreamingMessage", "acme"]], "the tenant in params");
+    client.close();
+  },
+
 };
 
 /** Runs `liveTests[name]` in a module worker (tests/e2e/dialects.worker.js). */

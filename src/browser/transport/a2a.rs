@@ -20,6 +20,8 @@ pub fn wire_a2a(sh: &Shared, dec: &mut DialectDecoder) {
     if let Some(a) = dec.a2a() {
         let (version, binding) = sh.a2a_wire();
         a.set_wire(version, binding);
+        let card = sh.card.borrow();
+        a.set_tenant(card.as_ref().and_then(|i| i.tenant.as_deref()));
     }
 }
 

@@ -152,6 +152,8 @@ pub struct A2aDecoder {
     version: Option<Version>,
     /// How this client writes its requests (version, binding).
     wire: Option<(Version, request_v1::Binding)>,
+    /// The agent card interface's tenant, for the `params` of v1.0 JSON-RPC requests.
+    tenant: Option<String>,
     /// An event arrived since the latest request was registered (HTTP+JSON has no ids to tell
     /// whether an error answers the request or ends its stream).
     events_since_request: bool,
@@ -273,6 +275,17 @@ impl A2aDecoder {
             Version::V10 => binding,
         };
         self.wire = Some((version, binding));
+    }
+
+    /// Sets the tenant of the agent card's interface: v1.0 JSON-RPC requests name it in their
+    /// `params` (over HTTP+JSON it is part of the interface URL instead).
+    pub fn set_tenant(&mut self, tenant: Option<&str>) {
+        self.tenant = tenant.filter(|t| !t.is_empty()).map(str::to_owned);
+    }
+
+    /// The tenant v1.0 JSON-RPC requests name (see [`A2aDecoder::set_tenant`]).
+    pub fn tenant(&self) -> Option<&str> {
+        self.tenant.as_deref()
     }
 
     /// How the client writes its requests (see [`A2aDecoder::set_wire`]).
