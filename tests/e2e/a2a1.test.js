@@ -401,6 +401,26 @@ export const tests = {
     return `${root.content.length} chars, ${root.children.length} sub-agents`;
   },
 
+  async a2a1_agent_card_relative_urls_are_relative_to_the_card(aw) {
+    // A relative agentCard URL (as the demo gives) whose interface URLs are relative too: they
+    // are relative to the card, not to the page.
+    const cardUrl = "/api/elsewhere/.well-known/agent-card.json";
+    const card = serveCard(new URL(cardUrl, location.href).href, { name: "rel", supportedInterfaces: [
+      { url: `../../a2a/rest?${q}`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }] });
+    const watch = watchRequests(`${location.origin}/`);
+    let c;
+    try {
+      c = await answered(aw, { agentCard: cardUrl }, "relative card");
+    } finally {
+      watch.stop();
+      card.stop();
+    }
+    const paths = (await watch.all()).map((r) => r.path);
+    assert(paths.every((p) => p.startsWith("/api/")), `every request under /api/: ${paths}`);
+    eq(c.getSnapshot().roots[0].status, "completed", "completed");
+    c.close();
+  },
+
   async a2a1_scenario_server_drops_resume_with_subscribe_to_task(aw) {
     const clean = await answered(aw, { url: `/api/a2a/rest?${q}`, a2aBinding: "http+json" }, "clean");
     const watch = watchRequests(`${location.origin}/api/a2a/rest`);
