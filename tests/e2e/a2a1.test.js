@@ -324,6 +324,34 @@ export const liveTests = {
     client.close();
   },
 
+  async a2a1_responder_gets_the_a2a_version_header(aw) {
+    // An app's responder sends the answer itself: it needs the A2A-Version header (a v1.0
+    // server refuses a request without it) and, over HTTP+JSON, the HTTP method.
+    const options = servers()["js http+json"];
+    const got = [];
+    const client = new aw.AgentClient({ ...options, message: "Write the report", reconnect: FAST,
+      responder: async (req) => {
+        got.push(req);
+        const r = await fetch(req.url, { method: req.httpMethod ?? "POST", headers: { "Content-Type": "application/json", ...req.headers },
+          body: req.body === undefined ? undefined : JSON.stringify(req.body) });
+        await r.text();
+        if (!r.ok || !(r.headers.get("content-type") ?? "").startsWith("text/event-stream")) throw new Error(`refused: HTTP ${r.status}`);
+      } });
+    const stop = client.subscribe(() => {
+      const i = client.pendingInputs()[0];
+      if (i && got.length === 0) void client.approve(i.id).catch(() => {});
+    });
+    try {
+      await until(() => ended(client), "the end").catch(() => {
+        throw new Error(`no end: ${client.connection.state} (${client.connection.reason}), the responder got ${JSON.stringify(got)}`);
+      });
+    } finally {
+      stop();
+    }
+    eq(got.map((r) => [r.type, r.method, r.headers?.["A2A-Version"]]), [["input", "SendStreamingMessage", "1.0"]], "what the responder got");
+    eq([client.connection.state, client.getSnapshot().roots[0].status], ["closed", "completed"], client.connection.reason);
+    client.close();
+  },
 };
 
 /** Runs `liveTests[name]` in a module worker (tests/e2e/dialects.worker.js). */
