@@ -428,3 +428,60 @@ recordings! {
     py_rest_subscribe_idle = "py-rest-subscribe-idle";
     py_rest_tenant = "py-rest-tenant";
 }
+
+/// The client's own requests (registered, as the browser driver sends them) in both bindings:
+/// the stream breaks off while the task runs, the task completes on the server meanwhile, the
+/// `SubscribeToTask` is refused (`UNSUPPORTED_OPERATION`: the official servers subscribe to live
+/// tasks only) and the `GetTask` that follows reads the task as the server ended it. The refusal
+/// is not the task's failure.
+#[test]
+fn a_refused_subscribe_then_get_task_ends_the_task_as_the_server_did() {
+    use agentwire::dialects::a2a::request_v1::Binding;
+    use agentwire::dialects::a2a::Version;
+    use agentwire::dialects::respond::{self, A2aCall};
+    const TASK: &str = r#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}"#;
+    const DONE: &str = r#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED","message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"Done!"}]}}}"#;
+    for binding in [Binding::JsonRpc, Binding::HttpJson] {
+        let mut s = Session::with_dialect(
+            SseConfig::default(),
+            Limits::default(),
+            DialectChoice::Fixed(Dialect::A2a),
+        );
+        let (dec, _) = s.dialect_parts().expect("dialect layer");
+        let a = dec.a2a().expect("a2a");
+        a.set_wire(Version::V10, binding);
+        let rpc = binding == Binding::JsonRpc;
+        let reply = |id: u64, result: &str| {
+            if rpc {
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#)
+            } else {
+                result.to_owned()
+            }
+        };
+        let (dec, _) = s.dialect_parts().expect("dialect layer");
+        respond::send_message(dec, "go", None, None).expect("send");
+        let first = reply(1, &format!(r#"{{"task":{TASK}}}"#));
+        s.push_json(&first, &mut |_, _, _| {});
+        // The stream broke off; the task completed while the client was away.
+        let (dec, _) = s.dialect_parts().expect("dialect layer");
+        let sub = respond::resume(dec).expect("subscribe");
+        assert_eq!(sub.method, "SubscribeToTask");
+        let refusal = if rpc {
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32004,"message":"Task t1 is in terminal state: TASK_STATE_COMPLETED","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"UNSUPPORTED_OPERATION","domain":"a2a-protocol.org","metadata":{}}]}}"#
+        } else {
+            r#"{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"Task t1 is in terminal state: TASK_STATE_COMPLETED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"UNSUPPORTED_OPERATION","domain":"a2a-protocol.org","metadata":{}}]}}"#
+        };
+        s.push_json(refusal, &mut |_, _, _| {});
+        let (dec, _) = s.dialect_parts().expect("dialect layer");
+        let a = dec.a2a().expect("a2a");
+        respond::a2a_request(a, A2aCall::Get("t1"));
+        s.push_json(&reply(3, DONE), &mut |_, _, _| {});
+        let t = s.store().task("t1").expect("task t1");
+        assert_eq!(
+            t.status.map(|x| x.as_str()),
+            Some("completed"),
+            "{binding:?}: {}",
+            s.store().state_json()
+        );
+    }
+}

@@ -164,10 +164,23 @@ pub async fn resolve_card(sh: &Shared) -> Result<(), (&'static str, String)> {
     .ok_or_else(|| fail(format!("the agent card at {card_url} broke off")))?;
     let mut iface = agent_card::pick(&text, Some(sh.opts.a2a.binding))
         .map_err(|m| fail(format!("{card_url}: {m}")))?;
-    // A relative interface URL is relative to the card.
-    if let Ok(u) = web_sys::Url::new_with_base(&iface.url, &card_url) {
+    // A relative interface URL is relative to the card, whose URL may be relative to the page
+    // (or the worker's script) itself.
+    let card_abs = page_url()
+        .and_then(|base| web_sys::Url::new_with_base(&card_url, &base).ok())
+        .map_or(card_url.clone(), |u| u.href());
+    if let Ok(u) = web_sys::Url::new_with_base(&iface.url, &card_abs) {
         iface.url = u.href();
     }
     *sh.card.borrow_mut() = Some(iface);
     Ok(())
+}
+
+#[cfg(feature = "a2a")]
+/// `location.href` of the page or worker, when it has one.
+fn page_url() -> Option<String> {
+    let location = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("location")).ok()?;
+    js_sys::Reflect::get(&location, &JsValue::from_str("href"))
+        .ok()?
+        .as_string()
 }

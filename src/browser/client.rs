@@ -53,6 +53,11 @@ export interface OutgoingRequest {
     url: string;
     /** The JSON body the default responder would POST (or the frame it would send). */
     body: Record<string, unknown>;
+    /** The HTTP method when it is not `POST`. */
+    httpMethod?: string;
+    /** Headers the request needs besides `Content-Type` (A2A v1.0: `A2A-Version: 1.0`, without
+     * which a v1.0 server refuses it). */
+    headers?: Record<string, string>;
     /** Set when the message is in the stream's dialect (A2A, A2A-ACP, MyAgent). */
     dialect?: Dialect;
     /** The JSON-RPC method or MyAgent event (`message/stream`, `user.response`, ...). */
@@ -845,6 +850,15 @@ impl ClientInner {
             );
             if out.http_method != "POST" {
                 set("httpMethod", &JsValue::from_str(out.http_method));
+            }
+            if let Some(v) = out.a2a_version {
+                let headers = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(
+                    &headers,
+                    &JsValue::from_str(rpc::A2A_VERSION_HEADER),
+                    &JsValue::from_str(v),
+                );
+                set("headers", &headers);
             }
             set("dialect", &JsValue::from_str(out.dialect.as_str()));
             set("method", &JsValue::from_str(out.method));

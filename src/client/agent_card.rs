@@ -9,6 +9,10 @@
 //! - v0.3 cards have `url` with `preferredTransport` (default `JSONRPC`), `protocolVersion`
 //!   (`0.3.0`) and `additionalInterfaces: [{url, transport}]`.
 //!
+//! - A v1.0 interface's `tenant`: over HTTP+JSON a path segment after the interface URL (as the
+//!   official JS client and server have it), over JSON-RPC a member of every request's `params`
+//!   ([`Interface::tenant`]).
+//!
 //! A relative interface URL is resolved against the card's own URL by the caller.
 
 use crate::dialects::a2a::request_v1::Binding;
@@ -25,6 +29,9 @@ pub struct Interface {
     pub binding: Binding,
     /// The protocol version.
     pub version: Version,
+    /// JSON-RPC: the interface's `tenant`, which every request names in its `params` (over
+    /// HTTP+JSON the tenant is the last segment of `url` instead).
+    pub tenant: Option<String>,
 }
 
 /// Picks the interface from the card's JSON text; `prefer`: the binding the app asked for.
@@ -60,19 +67,30 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
         if ver == Version::V03 && b != Binding::JsonRpc {
             continue;
         }
-        // Per binding: the first interface, unless a later one is v1.0 and the kept one is not.
+        let tenant = i
+            .get("tenant")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty() && ver == Version::V10);
+        let iface = Interface {
+            url: match (tenant, b) {
+                (Some(t), Binding::HttpJson) => {
+                    format!("{}/{}", url.trim_end_matches('/'), encode(t))
+                }
+                _ => url.to_owned(),
+            },
+            binding: b,
+            version: ver,
+            tenant: tenant.filter(|_| b == Binding::JsonRpc).map(str::to_owned),
+        };
+        // Per binding: the first interface, replaced by a later v1.0 one when the kept one is
+        // not v1.0 (the official ClientFactory's rule).
         if let Some(kept) = found.iter_mut().find(|f| f.binding == b) {
             if kept.version != Version::V10 && ver == Version::V10 {
-                kept.url = interface_url(url, i, b);
-                kept.version = ver;
+                *kept = iface;
             }
             continue;
         }
-        found.push(Interface {
-            url: interface_url(url, i, b),
-            binding: b,
-            version: ver,
-        });
+        found.push(iface);
     }
     if found.is_empty() && seen.is_empty() {
         // A v0.3 card.
@@ -107,6 +125,7 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
                         url: u.to_owned(),
                         binding: Binding::JsonRpc,
                         version,
+                        tenant: None,
                     });
                 }
             }
@@ -127,19 +146,6 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
             }
         )
     })
-}
-
-/// An interface's endpoint: its `url`, with its `tenant` as the last path segment over
-/// HTTP+JSON (as the official client's `/{tenant}/message:stream`).
-fn interface_url(url: &str, i: &Value<'_>, b: Binding) -> String {
-    let tenant = i
-        .get("tenant")
-        .and_then(Value::as_str)
-        .filter(|t| !t.is_empty() && b == Binding::HttpJson);
-    match tenant {
-        Some(t) => format!("{}/{}", url.trim_end_matches('/'), encode(t)),
-        None => url.to_owned(),
-    }
 }
 
 /// Percent-encodes a path segment (as `encodeURIComponent`).
@@ -173,7 +179,20 @@ mod tests {
         );
         let i = pick(V1, Some(Binding::HttpJson)).unwrap();
         assert_eq!(i.url, "http://h/a2a/rest/acme%20corp");
-        assert_eq!(i.binding, Binding::HttpJson);
+        assert_eq!((i.binding, i.tenant), (Binding::HttpJson, None));
+    }
+
+    #[test]
+    fn a_jsonrpc_interface_keeps_its_tenant_for_the_params() {
+        let i = pick(
+            r#"{"supportedInterfaces":[{"url":"http://h/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"acme"}]}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            (i.url.as_str(), i.tenant.as_deref()),
+            ("http://h/rpc", Some("acme"))
+        );
     }
 
     #[test]

@@ -175,6 +175,11 @@ pub enum A2aCall<'a> {
 pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
     use a2a::request_v1 as v1;
     let (version, binding) = a.wire();
+    let tenant = a.tenant().map(str::to_owned);
+    let wire = v1::Wire {
+        binding,
+        tenant: tenant.as_deref(),
+    };
     let (v03, v10, task) = match &call {
         A2aCall::Send(m) => ("message/stream", "SendStreamingMessage", m.task_id),
         A2aCall::Subscribe(t) => ("tasks/resubscribe", "SubscribeToTask", Some(*t)),
@@ -195,10 +200,10 @@ pub fn a2a_request(a: &mut a2a::A2aDecoder, call: A2aCall<'_>) -> Outgoing {
         a2a::Version::V10 => {
             let id = a.register_request(v10, task);
             let r = match call {
-                A2aCall::Send(m) => v1::send_streaming(binding, id, m),
-                A2aCall::Subscribe(t) => v1::subscribe(binding, id, t),
-                A2aCall::Cancel(t) => v1::cancel(binding, id, t),
-                A2aCall::Get(t) => v1::get_task(binding, id, t),
+                A2aCall::Send(m) => v1::send_streaming(wire, id, m),
+                A2aCall::Subscribe(t) => v1::subscribe(wire, id, t),
+                A2aCall::Cancel(t) => v1::cancel(wire, id, t),
+                A2aCall::Get(t) => v1::get_task(wire, id, t),
             };
             Outgoing {
                 dialect: Dialect::A2a,

@@ -53,6 +53,17 @@ function watchRequests(base) {
   return { stop: () => { globalThis.fetch = orig; }, all: () => Promise.all(seen) };
 }
 
+/** Serves `card` (JSON) for requests to `url` through the page's fetch, until `stop()`. */
+function serveCard(url, card) {
+  const orig = globalThis.fetch;
+  globalThis.fetch = function (req, init) {
+    const u = req instanceof Request ? req.url : String(req);
+    if (u === url) return Promise.resolve(new Response(JSON.stringify(card), { headers: { "Content-Type": "application/json" } }));
+    return orig.call(this, req, init);
+  };
+  return { stop: () => { globalThis.fetch = orig; } };
+}
+
 /** What each request was: the JSON-RPC method, or the HTTP+JSON path's operation. */
 const operation = (r) => r.body?.method ?? (r.path.endsWith("message:stream") ? "SendStreamingMessage"
   : r.path.endsWith(":subscribe") ? "SubscribeToTask" : r.path.endsWith(":cancel") ? "CancelTask" : `${r.method} ${r.path}`);
@@ -154,8 +165,114 @@ async function refusals(aw, name, options) {
   }
 }
 
+/** Runs `message` on `options` until `pred(client)`; returns the client (still running). */
+async function runUntil(aw, options, message, pred, what) {
+  const client = new aw.AgentClient({ ...options, message, reconnect: FAST });
+  await until(() => pred(client) || ended(client), `${what} (${client.connection.reason})`);
+  assert(pred(client), `${what}: ended first (${client.connection.state}: ${client.connection.reason})`);
+  return client;
+}
+
+async function authFlow(aw, name, options) {
+  // "auth" in the prompt: after the approval the task asks AUTH_REQUIRED; completeAuth answers it
+  // with a message on the task (the code in a data part), and the task completes.
+  const watch = watchRequests(options.url);
+  let client;
+  try {
+    client = await runUntil(aw, options, "Write the report with auth", (c) => c.pendingInputs().length > 0, `${name}: the input request`);
+    await client.approve(client.pendingInputs()[0].id);
+    await until(() => client.pendingAuths().length > 0 || ended(client), `${name}: the auth request (${client.connection.reason})`);
+    const auth = client.pendingAuths()[0];
+    assert(auth, `${name}: an auth request (${client.connection.state}: ${client.connection.reason})`);
+    eq([auth.authType, auth.provider, auth.scopes], ["oauth2", "github", ["repo"]], `${name}: the auth request`);
+    await client.completeAuth(auth.id, { code: "demo-code" });
+    await until(() => ended(client), `${name}: the end (${client.connection.reason})`);
+  } finally {
+    watch.stop();
+  }
+  eq(client.connection.state, "closed", `${name}: ${client.connection.reason}`);
+  const root = client.getSnapshot().roots[0];
+  eq(root.status, "completed", `${name}: completed`);
+  const sent = await watch.all();
+  eq(sent.map((r) => [operation(r), taskOf(r)]),
+    [["SendStreamingMessage", null], ["SendStreamingMessage", root.id], ["SendStreamingMessage", root.id]], `${name}: requests`);
+  const last = sent[2].body.params?.message ?? sent[2].body.message;
+  eq(last.parts, [{ data: { code: "demo-code" } }], `${name}: the auth message`);
+  eq(errors(client), [], `${name}: no error diagnostics`);
+  client.close();
+}
+
+async function secondTurn(aw, name, options) {
+  // A run that ended (closed), then sendMessage: a new task on the same client.
+  const watch = watchRequests(options.url);
+  let client;
+  try {
+    client = new aw.AgentClient({ ...options, message: "please fail", reconnect: FAST });
+    await until(() => ended(client), `${name}: the first run (${client.connection.reason})`);
+    eq(client.connection.state, "closed", `${name}: first run ${client.connection.reason}`);
+    await client.sendMessage("a direct message please");
+    await until(() => client.getSnapshot().roots.length === 2 && ended(client), `${name}: the second run (${client.connection.state}: ${client.connection.reason})`);
+  } finally {
+    watch.stop();
+  }
+  eq(client.connection.state, "closed", `${name}: ${client.connection.reason}`);
+  const roots = client.getSnapshot().roots;
+  eq(roots.map((r) => r.status), ["failed", "completed"], `${name}: the two runs`);
+  eq(roots[1].content, "Hello! This is a direct message, no task.", `${name}: the direct reply`);
+  const sent = await watch.all();
+  eq(sent.map(operation), ["SendStreamingMessage", "SendStreamingMessage"], `${name}: requests`);
+  eq(errors(client), [], `${name}: no error diagnostics`);
+  client.close();
+}
+
+async function cancelWhileWaiting(aw, name, options) {
+  const client = await runUntil(aw, options, "Write the report", (c) => c.pendingInputs().length > 0 && c.connection.state === "open", `${name}: the input request`);
+  const root = client.getSnapshot().roots[0];
+  const input = client.pendingInputs()[0];
+  await client.cancel(root.id);
+  await until(() => ended(client), `${name}: the end (${client.connection.reason})`);
+  eq(client.connection.state, "closed", `${name}: ${client.connection.reason}`);
+  eq(client.getSnapshot().roots[0].status, "canceled", `${name}: canceled`);
+  eq(client.pendingInputs(), [], `${name}: no input pending`);
+  let refused = null;
+  await client.approve(input.id).catch((e) => { refused = e.code; });
+  assert(refused !== null, `${name}: answering the canceled task's input is refused locally`);
+  eq(errors(client), [], `${name}: no error diagnostics`);
+  client.close();
+}
+
+async function answerRefused(aw, name, options) {
+  // The task ends on the server while the client waits to answer (another client canceled it):
+  // the answer is refused (UNSUPPORTED_OPERATION); the client then learns how the task ended.
+  const client = await runUntil(aw, options, "Write the report", (c) => c.pendingInputs().length > 0 && c.connection.state === "open", `${name}: the input request`);
+  const root = client.getSnapshot().roots[0];
+  const cancel = options.a2aBinding === "jsonrpc"
+    ? fetch(options.url, { method: "POST", headers: { "Content-Type": "application/json", "A2A-Version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "CancelTask", params: { id: root.id } }) })
+    : fetch(`${options.url}/tasks/${root.id}:cancel`, { method: "POST", headers: { "A2A-Version": "1.0" } });
+  const r = await cancel;
+  assert(r.ok, `${name}: canceled out of band (${r.status})`);
+  let refused = null;
+  await client.approve(client.pendingInputs()[0].id).catch((e) => { refused = e; });
+  assert(refused && /UNSUPPORTED_OPERATION/.test(refused.message), `${name}: the answer is refused (${refused?.message})`);
+  await until(() => ended(client), `${name}: the end (${client.connection.state}: ${client.connection.reason})`, 5_000);
+  eq(client.getSnapshot().roots[0].status, "canceled", `${name}: the task's end is read`);
+  eq(client.pendingInputs(), [], `${name}: the input request is no longer pending`);
+  client.close();
+}
+
+async function directMessage(aw, name, options) {
+  const client = new aw.AgentClient({ ...options, message: "a direct message please", reconnect: FAST });
+  await until(() => ended(client), `${name}: the end (${client.connection.reason})`);
+  eq(client.connection.state, "closed", `${name}: ${client.connection.reason}`);
+  const root = client.getSnapshot().roots[0];
+  eq([root.status, root.content], ["completed", "Hello! This is a direct message, no task."], `${name}: the reply`);
+  eq(client.getSnapshot().artifacts.map((a) => a.data), [{ rows: 42, ok: true }], `${name}: the data part`);
+  eq(errors(client), [], `${name}: no error diagnostics`);
+  client.close();
+}
+
 const perServer = {};
-for (const [prefix, run] of [["streams_every_part_answers_and_completes", report], ["drops_resubscribe_and_cancel", cancelAfterDrops], ["failure_fails_the_task", failure], ["errors_keep_their_reason", refusals]]) {
+for (const [prefix, run] of [["streams_every_part_answers_and_completes", report], ["drops_resubscribe_and_cancel", cancelAfterDrops], ["failure_fails_the_task", failure], ["errors_keep_their_reason", refusals], ["auth_flow_completes", authFlow], ["second_turn_after_the_end", secondTurn], ["cancel_while_input_is_pending", cancelWhileWaiting], ["answer_refused_reads_the_task", answerRefused], ["direct_message_reply", directMessage]]) {
   for (const srv of ["js jsonrpc", "js http+json", "py jsonrpc", "py http+json"]) {
     perServer[`a2a1_${srv.replace(/[ +]/g, "_")}_${prefix}`] = (aw) => run(aw, srv, servers()[srv]);
   }
@@ -184,6 +301,56 @@ export const liveTests = {
     await until(() => ended(bad), "a missing card");
     eq([bad.connection.state, bad.connection.code], ["failed", "agent-card"], bad.connection.reason);
     bad.close();
+  },
+
+  async a2a1_agent_card_tenant_of_a_jsonrpc_interface_goes_in_params(aw) {
+    // The official client adds a JSON-RPC interface's tenant to every request's params
+    // (WIRE.md #7, #11; recording js-jsonrpc-tenant).
+    const cardUrl = `${env.a2a1JsUrl}/tenant-card.json`;
+    const card = serveCard(cardUrl, { name: "t", supportedInterfaces: [
+      { url: `${env.a2a1JsUrl}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "acme" }] });
+    const watch = watchRequests(`${env.a2a1JsUrl}/a2a/`);
+    let client;
+    try {
+      client = new aw.AgentClient({ agentCard: cardUrl, message: "a direct message please", reconnect: FAST });
+      await until(() => ended(client), `the end (${client.connection.reason})`);
+    } finally {
+      watch.stop();
+      card.stop();
+    }
+    eq(client.connection.state, "closed", client.connection.reason);
+    const sent = await watch.all();
+    eq(sent.map((r) => [r.body.method, r.body.params.tenant]), [["SendStreamingMessage", "acme"]], "the tenant in params");
+    client.close();
+  },
+
+  async a2a1_responder_gets_the_a2a_version_header(aw) {
+    // An app's responder sends the answer itself: it needs the A2A-Version header (a v1.0
+    // server refuses a request without it) and, over HTTP+JSON, the HTTP method.
+    const options = servers()["js http+json"];
+    const got = [];
+    const client = new aw.AgentClient({ ...options, message: "Write the report", reconnect: FAST,
+      responder: async (req) => {
+        got.push(req);
+        const r = await fetch(req.url, { method: req.httpMethod ?? "POST", headers: { "Content-Type": "application/json", ...req.headers },
+          body: req.body === undefined ? undefined : JSON.stringify(req.body) });
+        await r.text();
+        if (!r.ok || !(r.headers.get("content-type") ?? "").startsWith("text/event-stream")) throw new Error(`refused: HTTP ${r.status}`);
+      } });
+    const stop = client.subscribe(() => {
+      const i = client.pendingInputs()[0];
+      if (i && got.length === 0) void client.approve(i.id).catch(() => {});
+    });
+    try {
+      await until(() => ended(client), "the end").catch(() => {
+        throw new Error(`no end: ${client.connection.state} (${client.connection.reason}), the responder got ${JSON.stringify(got)}`);
+      });
+    } finally {
+      stop();
+    }
+    eq(got.map((r) => [r.type, r.method, r.headers?.["A2A-Version"]]), [["input", "SendStreamingMessage", "1.0"]], "what the responder got");
+    eq([client.connection.state, client.getSnapshot().roots[0].status], ["closed", "completed"], client.connection.reason);
+    client.close();
   },
 };
 
@@ -260,6 +427,26 @@ export const tests = {
     const root = v03.getSnapshot().roots[0];
     v03.close();
     return `${root.content.length} chars, ${root.children.length} sub-agents`;
+  },
+
+  async a2a1_agent_card_relative_urls_are_relative_to_the_card(aw) {
+    // A relative agentCard URL (as the demo gives) whose interface URLs are relative too: they
+    // are relative to the card, not to the page.
+    const cardUrl = "/api/elsewhere/.well-known/agent-card.json";
+    const card = serveCard(new URL(cardUrl, location.href).href, { name: "rel", supportedInterfaces: [
+      { url: `../../a2a/rest?${q}`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }] });
+    const watch = watchRequests(`${location.origin}/`);
+    let c;
+    try {
+      c = await answered(aw, { agentCard: cardUrl }, "relative card");
+    } finally {
+      watch.stop();
+      card.stop();
+    }
+    const paths = (await watch.all()).map((r) => r.path);
+    assert(paths.every((p) => p.startsWith("/api/")), `every request under /api/: ${paths}`);
+    eq(c.getSnapshot().roots[0].status, "completed", "completed");
+    c.close();
   },
 
   async a2a1_scenario_server_drops_resume_with_subscribe_to_task(aw) {

@@ -34,7 +34,9 @@ export function others(): AgentClient[] {
       const m: string | undefined = r.method;
       const dd: Dialect | undefined = r.dialect;
       const t: "input" | "auth" | "cancel" | "message" = r.type;
-      console.log(m, dd, t, dialects.length);
+      const h: Record<string, string> | undefined = r.headers;
+      const hm: string | undefined = r.httpMethod;
+      console.log(m, dd, t, h, hm, dialects.length);
     },
   });
   return [acp, my, logged];

@@ -20,6 +20,8 @@ pub fn wire_a2a(sh: &Shared, dec: &mut DialectDecoder) {
     if let Some(a) = dec.a2a() {
         let (version, binding) = sh.a2a_wire();
         a.set_wire(version, binding);
+        let card = sh.card.borrow();
+        a.set_tenant(card.as_ref().and_then(|i| i.tenant.as_deref()));
     }
 }
 
@@ -65,26 +67,33 @@ pub fn resubscribe(sh: &Shared) -> Option<Req> {
 }
 
 /// A2A v1.0: a `SubscribeToTask` refused because its task ended while the client was away
-/// (`UNSUPPORTED_OPERATION`: the official servers subscribe to live tasks only) is followed by a
-/// `GetTask`, whose task goes into the stream: the run ends as the server ended it. `true` when
+/// (`UNSUPPORTED_OPERATION`: the official servers subscribe to live tasks only), or an answer
+/// (`SendStreamingMessage` on a waiting task) refused because the task ended meanwhile (the same
+/// error: a terminal task "cannot be modified"), is followed by a `GetTask`, whose task goes
+/// into the stream: the run ends as the server ended it (its open requests expire). `true` when
 /// that reply went in.
 pub async fn read_ended_task(sh: &Shared, refusal: &str) -> bool {
     if !refusal.contains("UNSUPPORTED_OPERATION") {
         return false;
     }
-    let task = sh
+    let last = sh
         .store
         .with_session_mut(|s| match s.dialect_parts()?.0.a2a()?.last_request()? {
-            ("SubscribeToTask", Some(t)) => Some(t.to_owned()),
+            ("SubscribeToTask", Some(t)) => Some((t.to_owned(), true)),
+            ("SendStreamingMessage", Some(t)) => Some((t.to_owned(), false)),
             _ => None,
         })
         .ok()
         .flatten();
-    let Some(task) = task else {
+    let Some((task, resumed)) = last else {
         return false;
     };
     if !get_task(sh, &task).await {
         return false;
+    }
+    if !resumed {
+        // An answer's refusal: no stream broke off, nothing else was lost.
+        return true;
     }
     // The other tasks of the stream (sub-agents) that had not ended when it broke off: their
     // last events were lost with it.

@@ -35,8 +35,9 @@ enum Outcome {
     },
     /// Give up.
     Fail { code: &'static str, message: String },
-    /// A queued call was refused (HTTP error or JSON-RPC error; its promise was rejected).
-    Refused,
+    /// A queued call was refused (HTTP error or JSON-RPC error; its promise was rejected);
+    /// `error`: the JSON-RPC / HTTP+JSON error it was refused with, when it had one.
+    Refused { error: Option<String> },
     /// `close()` was called.
     Closed,
     /// A JSON response (JSON-RPC) was read and applied; `error` when it was a JSON-RPC error.
@@ -238,7 +239,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
             Err((code, message)) => Outcome::Fail { code, message },
             Ok(req) => attempt_once(&sh, &req, &mut opened_once, rpc_stream, &mut call).await,
         };
-        if call.is_some() || matches!(outcome, Outcome::Refused) {
+        if call.is_some() || matches!(outcome, Outcome::Refused { .. }) {
             a2a::stream_not_opened(&sh);
         }
         if let Some(c) = call.take() {
@@ -307,10 +308,20 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                     None => return,
                 }
             }
-            Outcome::Refused => match after_stream(&sh, rpc_stream).await {
-                Some(n) => n,
-                None => return,
-            },
+            Outcome::Refused { error } => {
+                // An answer to a task that ended meanwhile (`UNSUPPORTED_OPERATION`): read how
+                // it ended instead of waiting for an answer the server will never take.
+                if let Some(e) = error {
+                    if a2a::read_ended_task(&sh, &e).await && sh.run_finished() {
+                        finish(&sh);
+                        return;
+                    }
+                }
+                match after_stream(&sh, rpc_stream).await {
+                    Some(n) => n,
+                    None => return,
+                }
+            }
             Outcome::Retry {
                 reason,
                 retry_after_ms,
@@ -433,7 +444,7 @@ async fn wait_for_call(sh: &Rc<Shared>) -> Option<Next> {
 impl Outcome {
     fn describe(&self) -> String {
         match self {
-            Outcome::Finished | Outcome::Json { .. } | Outcome::Refused => "done".into(),
+            Outcome::Finished | Outcome::Json { .. } | Outcome::Refused { .. } => "done".into(),
             Outcome::Stop => "HTTP 204".into(),
             Outcome::Retry { reason, .. } => reason.clone(),
             Outcome::Fail { message, .. } => message.clone(),
@@ -512,7 +523,7 @@ async fn attempt_once(
             return match error {
                 Some(e) => {
                     c.settle(Err(crate::browser::error::js_error("send-failed", &e)));
-                    Outcome::Refused
+                    Outcome::Refused { error: Some(e) }
                 }
                 None => {
                     let mut c = Some(c);
@@ -542,7 +553,7 @@ async fn attempt_once(
         if let Some(b) = resp.body() {
             let _ = b.cancel();
         }
-        return Outcome::Refused;
+        return Outcome::Refused { error: None };
     }
     match verdict {
         ResponseVerdict::Stop => Outcome::Stop,

@@ -164,7 +164,7 @@ impl A2aDecoder {
             reason.map(|r| format!(" {r}")).unwrap_or_default(),
             message.unwrap_or("(no message)")
         );
-        self.error_outcome(err, &text, message, sent, "$.error", clock, sink);
+        self.error_outcome(err, &text, message, reason, sent, clock, sink);
     }
 
     /// An HTTP+JSON error body (`google.rpc.Status`): a refused request, or an error event that
@@ -193,35 +193,44 @@ impl A2aDecoder {
         if let Some(s) = sent.and_then(|i| self.sent.get_mut(i)) {
             s.got_result |= self.events_since_request;
         }
-        self.error_outcome(err, &text, message, sent, "$.error", clock, sink);
+        self.error_outcome(err, &text, message, reason, sent, clock, sink);
     }
 
     /// What an error means for the stream: a refused request is a diagnostic only (a refused
-    /// answer leaves its task waiting, the answer may be sent again); an error on an open
-    /// stream fails its task.
+    /// answer leaves its task waiting, the answer may be sent again; a v1.0 `SubscribeToTask`
+    /// refused with `UNSUPPORTED_OPERATION` found its task ended, which the `GetTask` that
+    /// follows reads); an error on an open stream fails its task.
     #[allow(clippy::too_many_arguments)]
     fn error_outcome(
         &mut self,
         err: &Value<'_>,
         text: &str,
         message: Option<&str>,
+        reason: Option<&str>,
         sent: Option<usize>,
-        path: &str,
         clock: &mut Clock,
         sink: &mut Sink<'_>,
     ) {
-        let (method, req_task, refused_answer) = match sent.and_then(|i| self.sent.get(i)) {
+        let path = "$.error";
+        let (method, req_task, refused) = match sent.and_then(|i| self.sent.get(i)) {
             Some(s) => (
                 Some(s.method),
                 s.task_id.clone(),
-                // A message to a task that waits for the user (an answer) refused before its
-                // stream opened: the task goes on waiting (the answer may be sent again).
-                is_send(s.method) && s.task_id.is_some() && !s.got_result,
+                // Refused before its stream opened: a message to a task that waits for the user
+                // (an answer: the task goes on waiting, the answer may be sent again), or a
+                // subscription to a task that ended meanwhile (its end is read next, not made
+                // up from the refusal).
+                !s.got_result
+                    && s.task_id.is_some()
+                    && (is_send(s.method)
+                        || (s.method == "SubscribeToTask"
+                            && reason == Some("UNSUPPORTED_OPERATION"))),
             ),
             None => (None, None, false),
         };
-        // A failed stream fails its task; a refused cancel, lookup or answer does not.
-        let streaming = !refused_answer && method.is_none_or(is_streaming);
+        // A failed stream fails its task; a refused cancel, lookup, answer or subscription
+        // does not.
+        let streaming = !refused && method.is_none_or(is_streaming);
         let task = req_task.or_else(|| self.last_task.clone()).filter(|t| {
             streaming
                 && self

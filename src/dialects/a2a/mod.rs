@@ -26,7 +26,7 @@
 //! | `artifact-update` / `{artifactUpdate}` | see [Artifacts](#artifacts): text → the answer (`content-delta`) or a text file, file parts → `file-write` (by bytes, or by URL: `url`), data parts → `data-write` (`metadata.version` 1, 2, …) |
 //! | `message` / `{message}` (role agent) | text → `content-delta` on its task (a message without `taskId` is a task of its own that completes at once); file/data parts → artifacts `<messageId>#<i>` |
 //! | a user's message, unknown kinds | unknown events `a2a:<kind>` (kept whole) |
-//! | JSON-RPC `error`, HTTP+JSON `google.rpc.Status` | `rpc-error` diagnostic naming the code and the `ErrorInfo` reason; the task of a streaming request becomes `failed` |
+//! | JSON-RPC `error`, HTTP+JSON `google.rpc.Status` | `rpc-error` diagnostic naming the code and the `ErrorInfo` reason; the task of a streaming request becomes `failed` (not when the request was refused before its stream opened: an answer, or a `SubscribeToTask` refused with `UNSUPPORTED_OPERATION` because the task ended meanwhile, whose `GetTask` tells how) |
 //!
 //! v0.3 ends a stream with `final: true`; v1.0 has no `final` (the server closes the stream
 //! after a terminal or interrupted state), so a v1.0 status update without it is no warning.
@@ -152,6 +152,8 @@ pub struct A2aDecoder {
     version: Option<Version>,
     /// How this client writes its requests (version, binding).
     wire: Option<(Version, request_v1::Binding)>,
+    /// The agent card interface's tenant, for the `params` of v1.0 JSON-RPC requests.
+    tenant: Option<String>,
     /// An event arrived since the latest request was registered (HTTP+JSON has no ids to tell
     /// whether an error answers the request or ends its stream).
     events_since_request: bool,
@@ -273,6 +275,17 @@ impl A2aDecoder {
             Version::V10 => binding,
         };
         self.wire = Some((version, binding));
+    }
+
+    /// Sets the tenant of the agent card's interface: v1.0 JSON-RPC requests name it in their
+    /// `params` (over HTTP+JSON it is part of the interface URL instead).
+    pub fn set_tenant(&mut self, tenant: Option<&str>) {
+        self.tenant = tenant.filter(|t| !t.is_empty()).map(str::to_owned);
+    }
+
+    /// The tenant v1.0 JSON-RPC requests name (see [`A2aDecoder::set_tenant`]).
+    pub fn tenant(&self) -> Option<&str> {
+        self.tenant.as_deref()
     }
 
     /// How the client writes its requests (see [`A2aDecoder::set_wire`]).

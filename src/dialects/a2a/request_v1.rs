@@ -8,7 +8,10 @@
 //! | read a task | `GetTask` `{id}` | `GET /tasks/{id}` |
 //!
 //! Every request carries the header `A2A-Version: 1.0` ([`VERSION_HEADER`]): a request without it
-//! counts as v0.3, which a v1.0-only server refuses (`VERSION_NOT_SUPPORTED`, -32009). The
+//! counts as v0.3, which a v1.0-only server refuses (`VERSION_NOT_SUPPORTED`, -32009). An agent
+//! card's interface may name a `tenant`: over JSON-RPC it is the first member of every request's
+//! `params` (as the official client sends it); over HTTP+JSON it is a path segment, already part
+//! of the interface URL ([`crate::client::agent_card`]), so these builders leave it out. The
 //! message is `{messageId, role: "ROLE_USER", parts, contextId?, taskId?, metadata?}` with
 //! v1.0 parts (`{text}`, `{data}`: any JSON value).
 
@@ -103,9 +106,9 @@ fn rpc(id: u64, method: &str, params: &str) -> String {
     o.finish()
 }
 
-fn id_params(task_id: &str) -> String {
+fn id_params(tenant: Option<&str>, task_id: &str) -> String {
     let mut p = Obj::new();
-    p.str("id", task_id);
+    p.opt_str("tenant", tenant).str("id", task_id);
     p.finish()
 }
 
@@ -122,20 +125,50 @@ fn segment(s: &str) -> String {
     out
 }
 
+/// The binding of a request and, over JSON-RPC, the tenant its `params` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wire<'a> {
+    /// The binding.
+    pub binding: Binding,
+    /// JSON-RPC: the agent card interface's `tenant` (`None`: none). Ignored over HTTP+JSON
+    /// (the tenant is in the interface URL).
+    pub tenant: Option<&'a str>,
+}
+
+impl From<Binding> for Wire<'_> {
+    fn from(binding: Binding) -> Self {
+        Wire {
+            binding,
+            tenant: None,
+        }
+    }
+}
+
+impl<'a> Wire<'a> {
+    /// The tenant `params` carry (JSON-RPC only, not empty).
+    fn params_tenant(self) -> Option<&'a str> {
+        self.tenant
+            .filter(|t| !t.is_empty() && self.binding == Binding::JsonRpc)
+    }
+}
+
 /// Sends `m` and streams its task (`id`: the JSON-RPC request id).
 ///
 /// ```
-/// use agentwire::dialects::a2a::{request::UserMessage, request_v1::{send_streaming, Binding}};
+/// use agentwire::dialects::a2a::{request::UserMessage, request_v1::{send_streaming, Binding, Wire}};
 /// let m = UserMessage { message_id: "m1", text: Some("hi"), ..Default::default() };
-/// let r = send_streaming(Binding::HttpJson, 1, &m);
+/// let r = send_streaming(Binding::HttpJson.into(), 1, &m);
 /// assert_eq!((r.http_method, r.path.as_str()), ("POST", "/message:stream"));
 /// assert_eq!(r.body.unwrap(), r#"{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#);
+/// let r = send_streaming(Wire { binding: Binding::JsonRpc, tenant: Some("acme") }, 1, &m);
+/// assert!(r.body.unwrap().contains(r#""params":{"tenant":"acme","message":{"#));
 /// ```
-pub fn send_streaming(binding: Binding, id: u64, m: &UserMessage<'_>) -> Request {
+pub fn send_streaming(wire: Wire<'_>, id: u64, m: &UserMessage<'_>) -> Request {
     let mut p = Obj::new();
-    p.raw("message", &message(m));
+    p.opt_str("tenant", wire.params_tenant())
+        .raw("message", &message(m));
     let params = p.finish();
-    let (path, body) = match binding {
+    let (path, body) = match wire.binding {
         Binding::JsonRpc => (String::new(), rpc(id, "SendStreamingMessage", &params)),
         Binding::HttpJson => ("/message:stream".to_owned(), params),
     };
@@ -150,19 +183,19 @@ pub fn send_streaming(binding: Binding, id: u64, m: &UserMessage<'_>) -> Request
 
 /// Resumes the event stream of task `task_id` (the server sends the task first, then what
 /// follows).
-pub fn subscribe(binding: Binding, id: u64, task_id: &str) -> Request {
-    task_call(binding, id, task_id, "SubscribeToTask", ":subscribe", true)
+pub fn subscribe(wire: Wire<'_>, id: u64, task_id: &str) -> Request {
+    task_call(wire, id, task_id, "SubscribeToTask", ":subscribe", true)
 }
 
 /// Asks the agent to cancel task `task_id` (the response is the task).
-pub fn cancel(binding: Binding, id: u64, task_id: &str) -> Request {
-    task_call(binding, id, task_id, "CancelTask", ":cancel", false)
+pub fn cancel(wire: Wire<'_>, id: u64, task_id: &str) -> Request {
+    task_call(wire, id, task_id, "CancelTask", ":cancel", false)
 }
 
 /// Reads task `task_id`.
-pub fn get_task(binding: Binding, id: u64, task_id: &str) -> Request {
-    match binding {
-        Binding::JsonRpc => task_call(binding, id, task_id, "GetTask", "", false),
+pub fn get_task(wire: Wire<'_>, id: u64, task_id: &str) -> Request {
+    match wire.binding {
+        Binding::JsonRpc => task_call(wire, id, task_id, "GetTask", "", false),
         Binding::HttpJson => Request {
             http_method: "GET",
             path: format!("/tasks/{}", segment(task_id)),
@@ -174,15 +207,16 @@ pub fn get_task(binding: Binding, id: u64, task_id: &str) -> Request {
 }
 
 fn task_call(
-    binding: Binding,
+    wire: Wire<'_>,
     id: u64,
     task_id: &str,
     operation: &'static str,
     verb: &str,
     streams: bool,
 ) -> Request {
-    let (path, body) = match binding {
-        Binding::JsonRpc => (String::new(), Some(rpc(id, operation, &id_params(task_id)))),
+    let params = id_params(wire.params_tenant(), task_id);
+    let (path, body) = match wire.binding {
+        Binding::JsonRpc => (String::new(), Some(rpc(id, operation, &params))),
         Binding::HttpJson => (format!("/tasks/{}{verb}", segment(task_id)), None),
     };
     Request {
@@ -200,26 +234,54 @@ mod tests {
 
     #[test]
     fn task_calls_in_both_bindings() {
-        let r = subscribe(Binding::JsonRpc, 7, "t 1");
+        let r = subscribe(Binding::JsonRpc.into(), 7, "t 1");
         assert_eq!(
             r.body.as_deref(),
             Some(r#"{"jsonrpc":"2.0","id":7,"method":"SubscribeToTask","params":{"id":"t 1"}}"#)
         );
         assert!(r.streams && r.path.is_empty());
-        let r = subscribe(Binding::HttpJson, 7, "t 1/x");
+        let r = subscribe(Binding::HttpJson.into(), 7, "t 1/x");
         assert_eq!(
             (r.http_method, r.path.as_str(), r.body),
             ("POST", "/tasks/t%201%2Fx:subscribe", None)
         );
-        let r = cancel(Binding::HttpJson, 1, "t");
+        let r = cancel(Binding::HttpJson.into(), 1, "t");
         assert_eq!((r.path.as_str(), r.streams), ("/tasks/t:cancel", false));
-        let r = cancel(Binding::JsonRpc, 2, "t");
+        let r = cancel(Binding::JsonRpc.into(), 2, "t");
         assert!(r.body.unwrap().contains(r#""method":"CancelTask""#));
-        let r = get_task(Binding::HttpJson, 1, "t");
+        let r = get_task(Binding::HttpJson.into(), 1, "t");
         assert_eq!((r.http_method, r.path.as_str()), ("GET", "/tasks/t"));
         assert_eq!(Binding::parse("HTTP+JSON"), Some(Binding::HttpJson));
         assert_eq!(Binding::parse("JSONRPC"), Some(Binding::JsonRpc));
         assert_eq!(Binding::parse("GRPC"), None);
+    }
+
+    #[test]
+    fn a_jsonrpc_tenant_leads_every_params_an_http_json_one_is_in_the_url() {
+        let acme = |binding| Wire {
+            binding,
+            tenant: Some("acme"),
+        };
+        let r = cancel(acme(Binding::JsonRpc), 3, "t");
+        assert_eq!(
+            r.body.as_deref(),
+            Some(
+                r#"{"jsonrpc":"2.0","id":3,"method":"CancelTask","params":{"tenant":"acme","id":"t"}}"#
+            )
+        );
+        let r = get_task(acme(Binding::HttpJson), 3, "t");
+        assert_eq!((r.path.as_str(), r.body), ("/tasks/t", None));
+        let m = UserMessage {
+            message_id: "m",
+            ..Default::default()
+        };
+        let r = send_streaming(acme(Binding::HttpJson), 1, &m);
+        assert!(!r.body.unwrap().contains("acme"));
+        let empty = Wire {
+            binding: Binding::JsonRpc,
+            tenant: Some(""),
+        };
+        assert!(!subscribe(empty, 1, "t").body.unwrap().contains("tenant"));
     }
 
     #[test]
