@@ -43,11 +43,14 @@
 // answer refused because its task ended meanwhile reads the task with GetTask (126 B). Issue 23
 // replaces this guard with per-entry budgets (one wasm per protocol; the a2a cargo feature
 // already leaves all of it out).
+// Raised to 230,529 B (229,505 B, plus 1 KB) for exactly once without SSE ids (issue 21:
+// state/replay.rs recognises a replayed event by what it is; 2,941 B over the A2A review's guard,
+// after two of its maps were made one type (-877 B)).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 226564);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 230529);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

@@ -973,7 +973,8 @@ impl Store {
         }
         let m = e.metadata.as_ref();
         if let Some(ms) = to_epoch_ms(&e.timestamp) {
-            self.tool_progress_ms.insert(e.tool_call_id.to_string(), ms);
+            self.tool_progress_ms
+                .insert(e.tool_call_id.to_string(), ms.max(0) as u64);
         }
         let Some(tool) = self.tool_at(&e.tool_call_id) else {
             return;
@@ -1163,7 +1164,7 @@ impl Store {
         };
         req.state = RequestState::Answered;
         self.answered_at
-            .insert(e.input_id.to_string(), e.timestamp.to_string());
+            .insert(e.input_id.to_string(), super::dedupe::hash_of(&e.timestamp));
         let Some(req) = self.tasks.get_mut(t).and_then(|s| s.view.inputs.get_mut(i)) else {
             return;
         };
@@ -1251,7 +1252,7 @@ impl Store {
         };
         req.state = RequestState::Answered;
         self.answered_at
-            .insert(e.auth_id.to_string(), e.timestamp.to_string());
+            .insert(e.auth_id.to_string(), super::dedupe::hash_of(&e.timestamp));
         let Some(req) = self.tasks.get_mut(t).and_then(|s| s.view.auths.get_mut(i)) else {
             return;
         };

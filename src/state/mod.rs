@@ -246,7 +246,7 @@ pub struct Store {
     pub(crate) artifact_index: HashMap<String, usize>,
     /// toolCallId → the time (epoch ms) of its latest applied `tool-progress` (a replayed,
     /// older one is recognised).
-    pub(crate) tool_progress_ms: HashMap<String, i64>,
+    pub(crate) tool_progress_ms: HashMap<String, u64>,
     /// The chunk being applied was admitted: applied now (even an empty delta, which changes
     /// nothing visible) or held for reordering. It counts as applied.
     pub(crate) admitted: bool,
@@ -256,9 +256,10 @@ pub struct Store {
         std::collections::VecDeque<u64>,
         std::collections::HashSet<u64>,
     ),
-    /// Input and auth request id → the time of the answer applied (a replayed answer is
-    /// recognised; a second, different one is a diagnostic).
-    pub(crate) answered_at: HashMap<String, String>,
+    /// Input and auth request id → a hash of the time of the answer applied (a replayed answer
+    /// is recognised; a second, different one is a diagnostic). Same map type as
+    /// `tool_progress_ms`: one more instantiation costs wasm size.
+    pub(crate) answered_at: HashMap<String, u64>,
     diagnostics: VecDeque<Diagnostic>,
     diagnostics_total: u64,
     errors_total: u64,

@@ -89,7 +89,7 @@ impl Store {
                             .tool_progress_ms
                             .get(&*e.tool_call_id)
                             .zip(at)
-                            .is_some_and(|(last, at)| at <= *last)
+                            .is_some_and(|(last, at)| at.max(0) as u64 <= *last)
                 })
             }
             AgentEvent::ToolComplete(e) => self.tool_view(&e.tool_call_id).is_some_and(|tool| {
@@ -109,12 +109,14 @@ impl Store {
             AgentEvent::InputReceived(e) => {
                 self.input(&e.input_id)
                     .is_some_and(|r| r.state == RequestState::Answered)
-                    && self.answered_at.get(&*e.input_id).map(String::as_str) == Some(&*e.timestamp)
+                    && self.answered_at.get(&*e.input_id).copied()
+                        == Some(super::dedupe::hash_of(&e.timestamp))
             }
             AgentEvent::AuthCompleted(e) => {
                 self.auth(&e.auth_id)
                     .is_some_and(|r| r.state == RequestState::Answered)
-                    && self.answered_at.get(&*e.auth_id).map(String::as_str) == Some(&*e.timestamp)
+                    && self.answered_at.get(&*e.auth_id).copied()
+                        == Some(super::dedupe::hash_of(&e.timestamp))
             }
             AgentEvent::DataWrite(e) => {
                 let print = data_print(&e.timestamp, &e.data.0.to_json());

@@ -15,6 +15,14 @@ function eq(a, b, msg) {
   if (sa !== sb) throw new Error(`${msg}: ${sa} !== ${sb}`);
 }
 
+/** JSON equality with object keys in any order (the Python server's data parts come out of a
+ * protobuf Struct, whose key order is not the order they were written in). */
+function sameData(a, b, msg) {
+  const sorted = (v) => Array.isArray(v) ? v.map(sorted)
+    : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
+  eq(sorted(a), sorted(b), msg);
+}
+
 async function until(pred, what, ms = 30_000) {
   const t0 = Date.now();
   while (Date.now() - t0 < ms) {
@@ -96,7 +104,7 @@ async function report(aw, name, options) {
   // Every part of the four-part artifact, each where the a2a module's table puts it.
   const art = (id) => snap.artifacts.find((a) => a.id === id);
   eq(client.store.artifactText("bundle"), "Summary: sales increased 15%.", `${name}: the text part`);
-  eq(art("bundle#data").data, { rows: 42, ok: true }, `${name}: the data part (42.0 from Python is 42)`);
+  sameData(art("bundle#data").data, { rows: 42, ok: true }, `${name}: the data part (42.0 from Python is 42)`);
   eq([art("bundle#file").name, art("bundle#file").mimeType, client.store.artifactText("bundle#file")],
     ["report.md", "text/markdown", "# Report\n\nRevenue grew **15%** — café ☕ sales led.\n"], `${name}: the file by bytes`);
   eq([art("bundle#file-2").name, art("bundle#file-2").mimeType, art("bundle#file-2").url, art("bundle#file-2").complete],
@@ -266,7 +274,7 @@ async function directMessage(aw, name, options) {
   eq(client.connection.state, "closed", `${name}: ${client.connection.reason}`);
   const root = client.getSnapshot().roots[0];
   eq([root.status, root.content], ["completed", "Hello! This is a direct message, no task."], `${name}: the reply`);
-  eq(client.getSnapshot().artifacts.map((a) => a.data), [{ rows: 42, ok: true }], `${name}: the data part`);
+  sameData(client.getSnapshot().artifacts.map((a) => a.data), [{ rows: 42, ok: true }], `${name}: the data part`);
   eq(errors(client), [], `${name}: no error diagnostics`);
   client.close();
 }
