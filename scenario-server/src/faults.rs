@@ -17,6 +17,9 @@ pub struct Faults {
     pub dup: Option<u64>,
     /// `restart`: a resumed connection ignores `Last-Event-ID` and replays from event 0.
     pub restart: bool,
+    /// `noIds`: no `id:` (and no `retry:`) lines: a reconnecting client cannot say where it
+    /// was, so every connection replays the run from its start.
+    pub no_ids: bool,
     /// `shuffle=W`: chunk events (content-delta, file-write, dataset-write) of one stream are
     /// delivered permuted within windows of W log positions (ids stay with their events).
     pub shuffle: Option<u64>,
@@ -101,6 +104,7 @@ impl Faults {
                 "dropEvery" => f.drop_every = Some(num(name, value, 1, BIG)?),
                 "dup" => f.dup = Some(num(name, value, 1, BIG)?),
                 "restart" => f.restart = flag(name, value)?,
+                "noIds" => f.no_ids = flag(name, value)?,
                 "shuffle" => f.shuffle = Some(num(name, value, 2, 10_000)?),
                 "lose" => f.lose.push(num(name, value, 0, u64::MAX)?),
                 "malformed" => f.malformed = flag(name, value)?,

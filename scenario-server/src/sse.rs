@@ -241,7 +241,7 @@ impl Writer {
     }
 
     async fn deliver(&mut self) -> Result<(), End> {
-        if !self.c.view.as_ref().is_some_and(|v| v.no_ids) {
+        if !self.c.faults.no_ids && !self.c.view.as_ref().is_some_and(|v| v.no_ids) {
             self.out
                 .send(Bytes::from(format!("retry: {}\n\n", self.c.retry_ms)))
                 .await?;
@@ -397,7 +397,7 @@ impl Writer {
                 return Ok(());
             }
             let data = self.wrap(&fr.data);
-            let frame = if self.c.view.as_ref().is_some_and(|v| v.no_ids) {
+            let frame = if self.c.faults.no_ids || self.c.view.as_ref().is_some_and(|v| v.no_ids) {
                 [b"data: ".as_slice(), &data, b"\n\n"].concat()
             } else {
                 [
@@ -500,13 +500,24 @@ impl Writer {
         }
         let drop_here = (self.c.first && f.drop == Some(ev.id))
             || f.drop_every.is_some_and(|k| self.written >= k);
+        // `noIds`: the frame without its `id:` line.
+        let frame = if f.no_ids {
+            let skip = ev
+                .frame
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            ev.frame.slice(skip..)
+        } else {
+            ev.frame.clone()
+        };
         if drop_here {
-            let half = ev.frame.len() / 2;
-            self.send(ev.frame.slice(..half)).await?;
+            let half = frame.len() / 2;
+            self.send(frame.slice(..half)).await?;
             self.out.abort().await;
             return Err(End);
         }
-        self.pending.extend_from_slice(&ev.frame);
+        self.pending.extend_from_slice(&frame);
         if self.pending.len() >= COALESCE {
             self.flush().await?;
         }

@@ -229,6 +229,40 @@ export const tests = {
     ref.close();
   },
 
+  /**
+   * No SSE ids at all: after the drop the client cannot say where it was, and the server replays
+   * the run from its start. Every replayed event is recognised by what it is (issue 21): the
+   * state is the clean run's, nothing is applied twice, no warning is raised, and handlers see
+   * each applied event exactly once (the README's quick start would otherwise approve twice).
+   */
+  async replay_from_the_start_without_ids_is_applied_once_and_handled_once(aw) {
+    const q = "scenario=quick&seed=7&speed=0&retry=20";
+    const watched = async (faults) => {
+      const run = runId(`noids-${faults.length}`);
+      const client = new aw.AgentClient({ url: `/api/stream?${q}&run=${run}&faults=${faults}`, reconnect: FAST, autoConnect: false });
+      const seen = [], asked = [];
+      client.onAny((e) => seen.push(JSON.stringify({ ...e, contextId: "ctx" })));
+      client.on("input-required", (e) => asked.push(e.inputId));
+      const states = recordStates(client);
+      client.connect();
+      await until(() => ended(client), `the run with ${faults}`);
+      return { client, seen, asked, states };
+    };
+    const clean = await watched("noIds");
+    const cut = await watched("noIds,drop=12");
+    eq(cut.client.connection.state, "closed", cut.client.connection.reason);
+    eq(cut.states.filter((x) => x.startsWith("reconnecting")).length, 1, `one drop: ${cut.states}`);
+    sameState(cut.client, clean.client, "the clean run's state");
+    eq(stats(cut.client).eventsApplied, stats(clean.client).eventsApplied, "events applied once each");
+    assert(stats(cut.client).duplicatesIgnored >= 11, `the replayed events were recognised: ${JSON.stringify(stats(cut.client))}`);
+    eq(codes(cut.client), codes(clean.client), "no warning the clean run has not");
+    eq(cut.seen, clean.seen, "handlers saw each applied event once, as in the clean run");
+    eq(cut.asked, clean.asked, "input-required handled once each");
+    cut.client.close();
+    clean.client.close();
+    return `${cut.seen.length} events handed, ${stats(cut.client).duplicatesIgnored} replays ignored`;
+  },
+
   /** Chunks permuted in windows of 8 (answer text, file chunks, dataset batches): put back in order. */
   async shuffled_chunks_are_reassembled_in_order(aw) {
     // (main, interactive, is covered by tests/demo: shuffle + malformed.)
