@@ -5,8 +5,9 @@
 // Each run starts its own Worker inside the timed region: the time includes starting the Worker,
 // loading the Worker entry and compiling/instantiating its wasm (the WorkerClient queues what the
 // page sends until the Worker says `ready`), as an app that starts a Worker per stream pays it.
-// That start-up alone (new Worker → `ready`) is kept in `stats.workerStartMs` for the probe.
-// (Until 2026-12, the Worker was started untimed, one run ahead: start-up was not in the figures.)
+// That start-up (new Worker → the page handles `ready`; an upper bound, the page may be busy
+// pushing chunks when it arrives) is kept in `stats.workerStartMs` for the probe.
+// (Until 2026-11-26, the Worker was started untimed, one run ahead: start-up was not in the figures.)
 // scripts/bench.sh stages this folder with pkg/web as ./pkg/ (the Worker entry and its wasm are
 // served from there).
 import { init as initWasm, stats, wasmMemoryBytes, summaryOf, ended, WorkerClient } from './common.mjs';
