@@ -2,7 +2,8 @@
 // decodes SSE bytes with StreamDecoder at every split point, and assembles every recording in
 // tests/recordings/ with AgentStore at several chunk sizes: the state must equal the recording's
 // *.expected.json (what the native build produces), so the shipped wasm is checked against it.
-// Skips (exit 0, with a message) when the glue does not export StreamDecoder/AgentStore.
+// Skips (exit 0, printing SKIPPED) when the glue does not export StreamDecoder/AgentStore;
+// scripts/test.sh shows the step as SKIPPED (a failure under CI=true).
 //   node scripts/smoke-node.mjs
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
@@ -13,7 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const web = path.join(root, "pkg/web");
 const dts = readFileSync(path.join(web, "agentwire.d.ts"), "utf8");
 if (!/export class StreamDecoder\b/.test(dts) || !/export class AgentStore\b/.test(dts)) {
-  console.log("node smoke test skipped: pkg/web does not export StreamDecoder and AgentStore yet");
+  console.log("node smoke test SKIPPED: pkg/web does not export StreamDecoder and AgentStore");
   process.exit(0);
 }
 

@@ -26,6 +26,35 @@ fn delta(task: &str, index: u64, text: &str) -> String {
     )
 }
 
+/// Status changes under string SSE ids, with replays: s3 and s2 while both are among the last
+/// two ids, then s2 again after s4.
+fn dedupe_stream() -> Vec<String> {
+    let status = |id: &str, msg: &str| {
+        format!("id: {id}\n")
+            + &ev(
+                "task-status",
+                "t1",
+                &format!("\"status\":\"working\",\"message\":\"{msg}\""),
+            )
+    };
+    vec![
+        "id: s1\n".to_owned() + &ev("task-created", "t1", "\"initiator\":\"user\""),
+        status("s2", "m1"),
+        status("s3", "m2"),
+        status("s3", "m2"),
+        status("s2", "m1"),
+        status("s4", "m3"),
+        status("s2", "m1"),
+    ]
+}
+
+/// The messages of task t1's status history, oldest first.
+fn history_messages(s: &Store) -> Vec<String> {
+    s.task("t1")
+        .map(|t| t.history.iter().filter_map(|h| h.message.clone()).collect())
+        .unwrap_or_default()
+}
+
 struct Case {
     /// What is bounded.
     name: &'static str,
@@ -346,6 +375,20 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // A replay is ignored silently (`duplicates_ignored`), so no diagnostic: `times: 0`.
+            name: "SSE ids remembered for replay detection (string ids)",
+            limit: ("dedupeWindow", 2),
+            stream: dedupe_stream(),
+            code: "limit-exceeded",
+            times: 0,
+            check: |s| {
+                // s2 and s3 replayed while in the window: ignored; s2 again after s4 pushed it
+                // out of the window: applied again (its status change is in the history twice).
+                assert_eq!(history_messages(s), ["m1", "m2", "m3", "m1"]);
+                assert_eq!(s.duplicates_ignored(), 2);
+            },
+        },
+        Case {
             name: "one diagnostic's size (ids and messages quote the input)",
             limit: ("maxDiagnostics", 10),
             stream: vec![
@@ -387,7 +430,7 @@ fn every_limit_reports_once_bounds_memory_and_lets_the_stream_continue() {
         let codes: Vec<&str> = store.diagnostics().map(|d| d.code.as_str()).collect();
         let hits = codes.iter().filter(|c| **c == case.code).count();
         assert_eq!(hits, case.times, "{}: {codes:?}", case.name);
-        if case.code == "limit-exceeded" {
+        if case.code == "limit-exceeded" && case.times > 0 {
             let d = store
                 .diagnostics()
                 .find(|d| d.code.as_str() == "limit-exceeded")
@@ -428,4 +471,49 @@ fn zero_limits_keep_nothing_and_never_panic() {
     let u = s.store().usage();
     assert_eq!((u.diagnostics, u.artifacts, u.content_bytes), (0, 0, 0));
     assert!(s.store().diagnostics_total() > 0);
+}
+
+/// `dedupeWindow` as a user sees it: with the default window the late replay of the case above is
+/// ignored too; numeric ids stay recognised beyond a small window (every id at or below the
+/// oldest forgotten one counts as seen).
+#[test]
+fn dedupe_window_default_and_numeric_ids() {
+    let mut obs = |_: &AgentEvent<'_>, _: &EventMeta<'_>, _: &Store| {};
+    let mut s = Session::new(SseConfig::default(), Limits::default());
+    for part in dedupe_stream() {
+        s.feed(part.as_bytes(), &mut obs);
+    }
+    assert_eq!(history_messages(s.store()), ["m1", "m2", "m3"]);
+    assert_eq!(s.store().duplicates_ignored(), 3);
+
+    let mut limits = Limits::default();
+    assert!(limits.set("dedupeWindow", 2));
+    let mut s = Session::new(SseConfig::default(), limits);
+    let numeric: String = dedupe_stream().concat().replace("id: s", "id: ");
+    s.feed(numeric.as_bytes(), &mut obs);
+    assert_eq!(history_messages(s.store()), ["m1", "m2", "m3"]);
+    assert_eq!(s.store().duplicates_ignored(), 3);
+}
+
+/// Every entry of `Limits::NAMES` (and the two SSE limits) has a case above: a new limit
+/// without one fails here.
+#[test]
+fn every_limit_name_has_a_case() {
+    let covered: Vec<&str> = cases().iter().map(|c| c.limit.0).collect();
+    let missing: Vec<&str> = Limits::NAMES
+        .iter()
+        .copied()
+        .chain(["maxLineBytes", "maxEventBytes"])
+        .filter(|n| !covered.contains(n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "limits without a case in tests/limits.rs: {missing:?}"
+    );
+    for name in &covered {
+        assert!(
+            Limits::NAMES.contains(name) || ["maxLineBytes", "maxEventBytes"].contains(name),
+            "a case names an unknown limit: {name}"
+        );
+    }
 }

@@ -126,18 +126,20 @@ try {
           row.deliveredExpected = exp.native.events;
         }
       }
-      const ms = [], feed = [], fin = [], sum = [], heap = [];
+      const ms = [], feed = [], fin = [], sum = [], heap = [], boot = [];
       for (let i = 0; i < RUNS; i++) {
         const r = await page.evaluate((o) => window.bench.run(o), opts);
         ms.push(r.ms); heap.push(r.heapPeak - r.heapBase);
         if (target) {
           const s = await readStats(page, target.url);
           feed.push(s.feedMs); fin.push(s.finishMs); sum.push(s.summaryMs);
+          if (s.workerStartMs !== undefined) boot.push(s.workerStartMs);
           row.wasmMemoryEndMB = MB(s.memoryNow);
         }
       }
       Object.assign(row, { medianMs: median(ms), heapDeltaMedianMB: MB(median(heap)) });
       if (target) Object.assign(row, { feedMs: median(feed), finishMs: median(fin), summaryMs: median(sum) });
+      if (boot.length) row.workerStartMs = median(boot); // Worker mode: new Worker → `ready`, inside the run
       if (args.profile === 'true') row.profile = await profileRun(page, opts);
       if (errors.length) row.pageErrors = errors.slice(0, 3);
       rows.push(row);
@@ -152,6 +154,7 @@ try {
       const del = r.delivered === undefined ? '' : `${r.delivered} (${r.deliveredExpected})${r.delivered === r.deliveredExpected ? ' OK' : ' WRONG'}`;
       console.log(`| ${r.consumer} | ${f1(r.medianMs)} | ${f1(r.feedMs)} | ${f1(r.finishMs)} | ${f1(r.summaryMs)} | ${f1(r.wasmMemoryAfterInitMB)} | ` +
         `${f1(r.wasmGrowthFirstRunMB)} | ${f1(r.heapDeltaFirstMB)} | ${f1(tot)} | ${ref ? (tot / ref.heapDeltaFirstMB).toFixed(2) : '-'} | ${del} |`);
+      if (r.workerStartMs !== undefined) console.log(`  ${r.consumer}: Worker start-up (new Worker → ready, inside median ms) ${f1(r.workerStartMs)} ms`);
       if (r.pageErrors) console.log(`  ${r.consumer}: page errors: ${r.pageErrors.join(' | ')}`);
     }
     if (args.profile === 'true') {

@@ -240,11 +240,29 @@ export const tests = {
   },
 
   async docs_decoder_limits(aw) {
-    const d = new aw.StreamDecoder({ maxLineBytes: 100, maxEventBytes: 50 });
-    const long = "x".repeat(200);
-    const items = d.feed(new TextEncoder().encode(`: ${long}\ndata: ${ev(created)}\n\ndata: ${long}\n\n`));
-    const codes = items.map((x) => x.event ? x.event.kind : x.diagnostic.code);
-    return codes.join(",");
+    // README "Limits": StreamDecoder takes the two SSE limits; `maxEventBytes`: "the event (its
+    // `data` lines joined) is dropped" (`sse-event-too-large`), and the stream goes on;
+    // `maxLineBytes`: a longer line is skipped and its event dropped (`sse-line-too-long`).
+    const enc = (t) => new TextEncoder().encode(t);
+    const one = ev(created), other = ev({ ...created, taskId: "task-e" });
+    const L = one.length; // ASCII: bytes = chars; `other` has the same length
+    eq(other.length, L, "same length");
+    const cut = one.indexOf(",") + 1; // the same JSON on two data lines: joined it is L + 1 bytes
+    const twoLines = `data: ${one.slice(0, cut)}\ndata: ${one.slice(cut)}\n\n`;
+    const input = `data: ${one}\n\n${twoLines}data: ${other}\n\n`;
+    const seen = (items) => items.map((x) => (x.event ? `${x.event.kind}:${x.event.taskId}` : `diag:${x.diagnostic.code}`));
+    // Without limits every event of the input decodes (the two-line one too).
+    eq(seen(new aw.StreamDecoder().feed(enc(input))), ["task-created:task-d", "task-created:task-d", "task-created:task-e"], "no limits");
+    // maxEventBytes = L: an L-byte event passes, the joined L + 1 bytes are dropped, the next one decodes.
+    eq(seen(new aw.StreamDecoder({ maxEventBytes: L }).feed(enc(input))),
+      ["task-created:task-d", "diag:sse-event-too-large", "task-created:task-e"], `maxEventBytes ${L}`);
+    // One byte less: the L-byte events are dropped too.
+    eq(seen(new aw.StreamDecoder({ maxEventBytes: L - 1 }).feed(enc(`data: ${one}\n\n`))), ["diag:sse-event-too-large"], `maxEventBytes ${L - 1}`);
+    // maxLineBytes = L + 6: the `data: ` line of L + 6 bytes is read; one byte more (a trailing
+    // space) is skipped and its event dropped; a too-long comment is reported and drops nothing.
+    const d = new aw.StreamDecoder({ maxLineBytes: L + 6 });
+    eq(seen(d.feed(enc(`: ${"x".repeat(L + 10)}\ndata: ${one}\n\ndata: ${one} \n\ndata: ${other}\n\n`))),
+      ["diag:sse-line-too-long", "task-created:task-d", "diag:sse-line-too-long", "task-created:task-e"], `maxLineBytes ${L + 6}`);
   },
 
   async docs_max_line_comment_nothing_dropped(aw) {
@@ -291,13 +309,21 @@ export const tests = {
   },
 
   async docs_json_depth(aw) {
+    // README "Limits": "JSON nesting 128 levels (deeper is `invalid-json`)". The event object is
+    // level 1, `arguments` level 2, so `a` holding n nested arrays makes n + 2 levels.
     const nest = (n) => "[".repeat(n) + "]".repeat(n);
+    const line = (id, n) => `{"kind":"tool-start","contextId":"${ctx}","taskId":"${T}","toolCallId":"${id}","toolName":"x","arguments":{"a":${nest(n)}},"timestamp":"${ts}"}`;
     const s = new aw.AgentStore();
-    s.pushEvent(ev({ kind: "tool-start", toolCallId: "c1", toolName: "x", arguments: { a: JSON.parse(nest(126)) } }));
-    const d1 = s.diagnostics().map((d) => d.code);
-    s.pushEvent(ev({ kind: "tool-start", toolCallId: "c2", toolName: "x", arguments: { a: JSON.parse(nest(127)) } }));
-    const d2 = s.diagnostics().map((d) => d.code);
-    return `126+2 levels: ${d1}; 127+2: ${d2}`;
+    s.pushEvent(ev(created));
+    s.pushEvent(line("c128", 126)); // 128 levels: read
+    eq(s.diagnostics().map((d) => d.code), [], "128 levels: no diagnostic");
+    s.pushEvent(line("c129", 127)); // 129 levels: refused
+    eq(s.diagnostics().map((d) => d.code), ["invalid-json"], "129 levels: invalid-json");
+    eq(s.task(T).tools.map((t) => t.id ?? t.toolCallId), ["c128"], "only the 128-level call applied");
+    // The same bound in the stream decoder.
+    const d = new aw.StreamDecoder();
+    const items = d.feed(new TextEncoder().encode(`data: ${line("c128", 126)}\n\ndata: ${line("c129", 127)}\n\n`));
+    eq(items.map((x) => (x.event ? x.event.toolCallId : x.diagnostic.code)), ["c128", "invalid-json"], "decoder");
   },
 
   async docs_send_message_invalid_state_for_000(aw) {
@@ -319,12 +345,20 @@ export const tests = {
   },
 
   async docs_select_object_option(aw) {
+    // d.ts select(): "Picks one of the request's `options` (the option itself, or an object
+    // option's `id`/`value`)": protocol 000 POSTs `{"value": <the option>}` to the input's endpoint.
+    const options = [{ id: "a", label: "A" }, { id: "b", label: "B" }];
     const sent = [];
-    const c = new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r.body); } });
-    c.store.feedText(sse([created, { kind: "input-required", inputId: "i1", inputType: "selection", prompt: "p", requireUser: true, options: [{ id: "a", label: "A" }, { id: "b", label: "B" }] }]));
-    await c.select("i1", "b");
+    const c = new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r); } });
+    c.store.feedText(sse([created,
+      { kind: "input-required", inputId: "i1", inputType: "selection", prompt: "p", requireUser: true, options },
+      { kind: "input-required", inputId: "i2", inputType: "selection", prompt: "p", requireUser: true, options }]));
+    await c.select("i1", "b"); // by id
+    await c.select("i2", options[0]); // the option object itself
     c.close();
-    return JSON.stringify(sent);
+    eq(sent.map((r) => new URL(r.url, location.href).pathname.split("/").slice(-2).join("/")), ["inputs/i1", "inputs/i2"], "endpoints");
+    eq(sent.map((r) => (typeof r.body === "string" ? JSON.parse(r.body) : r.body)),
+      [{ value: "b" }, { value: options[0] }], "bodies");
   },
 
   async docs_data_versions_64(aw) {
@@ -434,19 +468,53 @@ export const tests = {
   },
 
   async docs_filter_spec_fields(aw) {
-    const text = await (await fetch(QUICK)).text();
+    // EventFilterSpec (d.ts): `kinds` is a string or an array (groups like `tool-*`; internal
+    // events only when asked for), the thought filters (`maxVerbosity`, `minConfidence`: a thought
+    // without a confidence passes, `thoughtTypes`) and `requireUser` (absent counts as false).
+    const th = (id, thoughtType, verbosity, confidence, index) => ({ kind: "thought-stream", thoughtId: id, thoughtType, verbosity,
+      content: id, index, ...(confidence === undefined ? {} : { metadata: { confidence } }) });
+    const input = (id, requireUser) => ({ kind: "input-required", inputId: id, inputType: "custom", prompt: "p", ...(requireUser === undefined ? {} : { requireUser }) });
+    const events = [created,
+      { kind: "tool-start", toolCallId: "c1", toolName: "a", arguments: {} },
+      { kind: "tool-progress", toolCallId: "c1", progress: 0.5 },
+      { kind: "tool-start", toolCallId: "c2", toolName: "b", arguments: {} },
+      { kind: "internal:tool-start", toolCallId: "c1", toolName: "a" },
+      { kind: "internal:llm-call", iteration: 1, model: "m", messageCount: 1, toolCount: 0 },
+      th("p-brief-90", "planning", "brief", 0.9, 0),
+      th("p-normal-85", "planning", "normal", 0.85, 1),
+      th("r-detailed-95", "reasoning", "detailed", 0.95, 2),
+      th("r-brief-none", "reasoning", "brief", undefined, 3),
+      th("p-detailed-50", "planning", "detailed", 0.5, 4),
+      input("u-true", true), input("u-false", false), input("u-absent")];
     const s = new aw.AgentStore();
-    const counts = {};
-    const add = (name, f) => { counts[name] = 0; s.subscribeEvents(f, () => counts[name]++); };
+    const got = {};
+    const add = (name, f) => { got[name] = []; s.subscribeEvents(f, (e) => got[name].push(e.thoughtId ?? e.inputId ?? `${e.kind}:${e.toolCallId ?? ""}`)); };
     add("kindsString", { kinds: "tool-start" });
+    add("kindsArray", { kinds: ["tool-start"] });
     add("kindsGroup", { kinds: ["tool-*"] });
     add("brief", { kinds: ["thought-stream"], maxVerbosity: "brief" });
+    add("normal", { kinds: "thought-stream", maxVerbosity: "normal" });
     add("conf", { kinds: ["thought-stream"], minConfidence: 0.88 });
     add("planning", { kinds: ["thought-stream"], thoughtTypes: ["planning"] });
+    add("planningBrief", { thoughtTypes: ["planning"], maxVerbosity: "brief", kinds: "thought-stream" });
     add("internal", { includeInternal: true, kinds: ["internal:*"] });
     add("requireUser", { kinds: ["input-required"], requireUser: true });
-    s.feedText(text);
-    return JSON.stringify(counts);
+    add("notRequireUser", { kinds: "input-required", requireUser: false });
+    s.feedText(sse(events));
+    eq(s.diagnostics().map((d) => d.code), [], "the events are valid");
+    eq(got, {
+      kindsString: ["tool-start:c1", "tool-start:c2"],
+      kindsArray: ["tool-start:c1", "tool-start:c2"],
+      kindsGroup: ["tool-start:c1", "tool-progress:c1", "tool-start:c2"],
+      brief: ["p-brief-90", "r-brief-none"],
+      normal: ["p-brief-90", "p-normal-85", "r-brief-none"],
+      conf: ["p-brief-90", "r-detailed-95", "r-brief-none"],
+      planning: ["p-brief-90", "p-normal-85", "p-detailed-50"],
+      planningBrief: ["p-brief-90"],
+      internal: ["internal:tool-start:c1", "internal:llm-call:"],
+      requireUser: ["u-true"],
+      notRequireUser: ["u-false", "u-absent"],
+    }, "delivered per filter");
   },
 
   async docs_attempt_zero_while_open(aw) {
