@@ -41,7 +41,7 @@ export interface ConnectionInfo {
     readonly reason: string;
     /** Set when `failed`. */
     readonly code?: ConnectionErrorCode;
-    /** Reconnect attempt (0 while open). */
+    /** Reconnect attempt (0 while open); after `gave-up`, the failed attempts made. */
     readonly attempt: number;
 }
 

@@ -928,6 +928,24 @@ export const tests = {
     return `${reconnects} reconnects; ${info.reason}`;
   },
 
+  async gave_up_state_says_the_attempts_made(aw) {
+    // Issue 21: every socket opens (attempt shown 0 while open) and closes: the final state
+    // said attempt 0 next to "gave up after 3 attempts".
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect&faults=closeAfterHello=4401`,
+      dialect: "myagent",
+      reconnect: { ...FAST, maxAttempts: 3 },
+    });
+    const seen = [];
+    client.onConnectionChange((i) => seen.push(`${i.state}:${i.attempt}`));
+    await until(() => ended(client), "gave up", 5_000).catch(() => {});
+    const info = client.connection;
+    client.close();
+    eq([info.state, info.code ?? null, info.attempt, /gave up after 3 attempts/.test(info.reason)], ["failed", "gave-up", 3, true], `${info.reason}; ${seen.join(" → ")}`);
+    eq(seen.at(-1), "failed:3", "the last change reported");
+    return seen.join(" → ");
+  },
+
   async on_connection_change_after_close_registers_nothing(aw) {
     const client = new aw.AgentClient({ transport: "manual" });
     client.close();

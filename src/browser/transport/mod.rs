@@ -388,11 +388,7 @@ impl Shared {
         let n = *attempt;
         let policy = &self.opts.policy;
         if n > policy.max_attempts {
-            self.shutdown(
-                FAILED,
-                &format!("{reason}; gave up after {} attempts", n - 1),
-                Some("gave-up"),
-            );
+            self.give_up(n - 1, reason);
             return false;
         }
         let delay = policy.delay_ms(n, server_retry_ms, retry_after_ms, js_sys::Math::random());
@@ -413,6 +409,22 @@ impl Shared {
             super::global::wait(&self.wait, 0.0, true).await;
         }
         !self.ended()
+    }
+
+    /// Ends the connection `failed` with code `gave-up` after `made` failed attempts in a row:
+    /// the final state's `attempt` says how many were made (a socket or response that opened
+    /// in between showed 0 while it was open).
+    pub fn give_up(&self, made: u32, reason: &str) {
+        if let Ok(mut c) = self.conn.try_borrow_mut() {
+            if !c.ended {
+                c.attempt = made;
+            }
+        }
+        self.shutdown(
+            FAILED,
+            &format!("{reason}; gave up after {made} attempts"),
+            Some("gave-up"),
+        );
     }
 
     /// `true` when every root task reached a terminal state (no more events expected).
