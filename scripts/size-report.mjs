@@ -43,7 +43,8 @@
 // after gave-up, a finished run's idle stream, A2A-ACP requests that expire unanswered: 218 B over).
 // Issue 23 replaces this guard with per-entry budgets (one wasm per protocol;
 // the a2a cargo feature already leaves all of it out).
-// Set SIZE_BUDGET_GZIP=81920 to enforce the target.
+// Set SIZE_BUDGET_GZIP=81920 to enforce the target. SIZE_REPORT=brief (scripts/demo.sh): one line
+// with the package's size, no guard.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
@@ -57,6 +58,11 @@ const rows = files.map((file) => {
   return r;
 });
 
+if (process.env.SIZE_REPORT === "brief") {
+  const kb = (x) => `${(x / 1024).toFixed(1)} KB`;
+  console.log(`[build-pkg] package size: ${kb(total.gz)} gzip (${kb(total.raw)} raw: the wasm and its JavaScript glue)`);
+  process.exit(0);
+}
 const n = (x) => x.toLocaleString("en-US").padStart(10);
 console.log(`size report ${"".padEnd(30)}${"raw".padStart(10)}${"gzip".padStart(11)}${"brotli".padStart(11)}`);
 const label = (f) => (f.length > 39 ? `…${f.slice(-38)}` : f);
