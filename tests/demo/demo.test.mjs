@@ -293,6 +293,12 @@ const tests = {
     assert(cleanAnswer, "needs the clean run first");
     const p = await openPage(browser, "?scenario=quick&speed=0"); // something short first
     const { page } = p;
+    // Every reason the connection panel shows (issue 21: "(attempt 1) (attempt 1)").
+    await page.evaluate(() => {
+      window.__reasons = [];
+      const el = document.querySelector("#conn-reason");
+      new MutationObserver(() => window.__reasons.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    });
     await run(page, { scenario: "main", speed: 0, faults: ["drop", "dup"] });
     await approveAndSignIn(page);
     const answer = await finishedAnswer(page);
@@ -302,6 +308,9 @@ const tests = {
     const resumes = states.filter((s) => s === "reconnecting").length;
     assert(resumes >= 2, `resumed after drops: ${states}`);
     eq(states.at(-1), "closed", "ended closed");
+    const reasons = await page.evaluate(() => window.__reasons);
+    assert(reasons.some((r) => /reconnecting in \d+ ms \(attempt 1\)/.test(r)), `a reconnect reason shown: ${reasons.join(" | ")}`);
+    eq(reasons.filter((r) => (r.match(/\(attempt \d+\)/g) ?? []).length > 1), [], "the attempt said once");
     const runId = (await text(page, "#conn-stats")).match(/run (\S+)/)?.[1];
     const info = await (await page.request.get(`${base}/api/runs/${runId}`)).json();
     eq(info.connections, resumes + 1, "one connection per resume (server side)");
