@@ -40,7 +40,8 @@
 // v1.0 (issue 18: the v1.0 decoder beside v0.3, both bindings' requests, the agent card, every
 // part of an artifact kept, google.rpc error reasons, GetTask after a refused SubscribeToTask;
 // 12,056 B in all); raised to 226,773 B (225,749 B, plus 1 KB) for issue 21's fixes (attempts
-// after gave-up, a finished run's idle stream, A2A-ACP requests that expire unanswered: 218 B over).
+// after gave-up, a finished run's idle stream, A2A-ACP requests that expire unanswered: 218 B over);
+// raised to 228,290 B (227,266 B, plus 1 KB) for WebSocket answers queued during a reconnect (638 B).
 // Issue 23 replaces this guard with per-entry budgets (one wasm per protocol;
 // the a2a cargo feature already leaves all of it out).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -48,7 +49,7 @@
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 226773);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 228290);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };
