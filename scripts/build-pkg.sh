@@ -7,7 +7,8 @@
 # must equal the crate's pin), wasm-opt -Oz (binaryen 132 from tools/), the JS without comments
 # and whitespace (esbuild from tools/), then package.json and README from pkg-template/. Steps
 # after cargo are skipped when none of their inputs changed.
-# Always prints the size report (scripts/size-report.mjs), which fails over SIZE_BUDGET_GZIP.
+# Always prints the size report (scripts/size-report.mjs), which fails over SIZE_BUDGET_GZIP
+# (SIZE_REPORT=brief: one line with the size, no guard).
 #
 # Why `cargo rustc --crate-type cdylib`: the crate is `crate-type = ["rlib"]`, and a crate whose
 # crate-type list has rlib next to cdylib silently gets no LTO. Measured 2026-11-22 (after -Oz):

@@ -4,9 +4,16 @@
 # scripts/test.sh. Installs: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli at exactly the
 # crate's pinned wasm-bindgen version, Debian's Chromium + chromedriver, Node if absent, and the
 # pinned npm tools of tools/package-lock.json (wasm-opt, tsc, esbuild, playwright-core), and
-# cargo-fuzz when a nightly toolchain is present.
+# cargo-fuzz when a nightly toolchain is present (not with --no-fuzz: scripts/demo.sh, which does
+# not fuzz anything).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+fuzz=true
+case "${1:-}" in
+  "") ;;
+  --no-fuzz) fuzz=false ;;
+  *) echo "usage: scripts/setup.sh [--no-fuzz]" >&2; exit 2 ;;
+esac
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[setup] %s\n' "$*"; }
@@ -80,7 +87,9 @@ fi
 # 6. cargo-fuzz for scripts/fuzz.sh, exact version; only where a nightly toolchain is installed
 #    (cargo-fuzz needs one; without it scripts/fuzz.sh prints SKIPPED).
 CARGO_FUZZ_VERSION=0.13.1
-if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+if ! $fuzz; then
+  log "cargo-fuzz: not needed here (--no-fuzz), not checked"
+elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   have_cf=$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)
   if [ "$have_cf" != "$CARGO_FUZZ_VERSION" ]; then
     log "installing cargo-fuzz $CARGO_FUZZ_VERSION (found: ${have_cf:-none}; ~1 min)"

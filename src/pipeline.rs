@@ -55,6 +55,19 @@ fn redacted(redactor: &Redactor, item: Item<'_>, on: &mut dyn FnMut(Item<'_>)) {
     on(item)
 }
 
+/// The diagnostic of a WebSocket frame of `bytes` bytes (or more) dropped for being over
+/// `limit` (`maxEventBytes`), at stream position `pos`.
+fn frame_too_large_diagnostic(bytes: usize, limit: usize, pos: u64) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        DiagCode::SseEventTooLarge,
+        Severity::Error,
+        format!("WebSocket frame of {bytes} bytes or more is larger than {limit} bytes: the frame was dropped"),
+        "",
+    );
+    d.position = pos;
+    d
+}
+
 impl StreamDecoder {
     /// A decoder with the given SSE limits.
     pub fn new(config: SseConfig) -> Self {
@@ -123,6 +136,23 @@ impl StreamDecoder {
             };
             on(Item::Event(&event, meta));
         }
+    }
+
+    /// The largest event (and WebSocket frame) kept, in bytes (`maxEventBytes`).
+    pub fn max_event_bytes(&self) -> usize {
+        self.parser.config().max_event_bytes
+    }
+
+    /// Records a dropped WebSocket frame of `bytes` bytes (or more) over `maxEventBytes`, as
+    /// [`Session::frame_too_large`] does: `on` receives its `sse-event-too-large` diagnostic.
+    pub fn frame_too_large(&mut self, bytes: usize, on: &mut dyn FnMut(Item<'_>)) {
+        let pos = self.position;
+        self.position += 1;
+        on(Item::Diagnostic(&frame_too_large_diagnostic(
+            bytes,
+            self.max_event_bytes(),
+            pos,
+        )));
     }
 
     /// Feeds a chunk; `on` receives every event and diagnostic completed by it, in order.
@@ -336,14 +366,7 @@ impl Session {
     pub fn frame_too_large(&mut self, bytes: usize) {
         let pos = self.position;
         self.position += 1;
-        let limit = self.max_event_bytes();
-        let mut d = Diagnostic::new(
-            DiagCode::SseEventTooLarge,
-            Severity::Error,
-            format!("WebSocket frame of {bytes} bytes or more is larger than {limit} bytes: the frame was dropped"),
-            "",
-        );
-        d.position = pos;
+        let d = frame_too_large_diagnostic(bytes, self.max_event_bytes(), pos);
         self.store.push_diagnostic(d);
     }
 

@@ -94,3 +94,65 @@ fn chunking_options_give_the_same_output_as_one_chunk() {
         }
     }
 }
+
+#[test]
+fn sse_refuses_frames_and_dialect_instead_of_ignoring_them() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/recordings/scenario-main.sse"
+    );
+    for opts in [&["--frames"][..], &["--dialect", "a2a"][..]] {
+        let out = bin().arg("sse").args(opts).arg(file).output().expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "sse {opts:?}: {err}");
+        assert!(
+            err.contains(opts[0]),
+            "sse {opts:?} does not say what it refused: {err}"
+        );
+        assert!(out.stdout.is_empty(), "sse {opts:?} printed output");
+    }
+}
+
+#[test]
+fn frames_over_the_browsers_max_event_bytes_are_dropped_as_the_browser_does() {
+    // The browser drops a WebSocket frame over maxEventBytes (16 MiB by default) with an
+    // sse-event-too-large diagnostic; the CLI applied it.
+    let dir = std::env::temp_dir().join(format!("agentwire-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("big.jsonl");
+    let ev = |id: &str, pad: usize| {
+        format!(
+            r#"{{"kind":"task-created","contextId":"c","taskId":"{id}","initiator":"user","timestamp":"2025-11-06T10:30:00Z","metadata":{{"pad":"{}"}}}}"#,
+            "x".repeat(pad)
+        )
+    };
+    let big = ev("t2", 16 * 1024 * 1024);
+    let text = format!("{}\n{big}\r\n{}\n", ev("t1", 1), ev("t3", 1));
+    std::fs::write(&path, text).expect("write");
+    let state = bin().arg("state").arg(&path).output().expect("run");
+    assert_eq!(state.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&state.stdout).expect("json");
+    let ids: Vec<_> = v["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .map(|t| t["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(ids, ["t1", "t3"], "the 16 MiB+ frame was applied");
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "sse-event-too-large", "{d}");
+    assert_eq!(d["position"], 1);
+    let msg = d["message"].as_str().unwrap_or_default();
+    assert!(msg.contains(&big.len().to_string()), "{msg}");
+    let events = bin().arg("events").arg(&path).output().expect("run");
+    assert_eq!(events.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&events.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), 3, "t1, the diagnostic, t3");
+    assert_eq!(lines[1]["diagnostic"]["code"], "sse-event-too-large");
+    assert_eq!(lines[1]["diagnostic"]["position"], 1);
+    assert_eq!(lines[2]["event"]["taskId"], "t3");
+    let _ = std::fs::remove_dir_all(&dir);
+}

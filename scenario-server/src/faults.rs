@@ -39,6 +39,10 @@ pub struct Faults {
     pub endless: bool,
     /// `silent=K`: on the first connection, after event K, nothing more (no heartbeats), open.
     pub silent: Option<u64>,
+    /// `linger`: once the run finished and everything was written, the connection is kept
+    /// open with nothing more (no heartbeats) instead of being ended: a server that never
+    /// closes the stream of a finished run.
+    pub linger: bool,
     /// `heartbeat=MS`: comment heartbeats every MS ms while idle (default 5000).
     pub heartbeat: Option<u64>,
     /// `rpcError` (A2A JSON-RPC streams): the root task's `failed` status-update is replaced by
@@ -132,6 +136,7 @@ impl Faults {
                 "huge" => f.huge = Some(num(name, value, 1, MAX_HUGE_MB)?),
                 "endless" => f.endless = flag(name, value)?,
                 "silent" => f.silent = Some(num(name, value, 0, u64::MAX)?),
+                "linger" => f.linger = flag(name, value)?,
                 "heartbeat" => f.heartbeat = Some(num(name, value, 10, 3_600_000)?),
                 "rpcError" => f.rpc_error = flag(name, value)?,
                 "evilAuth" => f.evil_auth = flag(name, value)?,
@@ -159,13 +164,14 @@ mod tests {
     fn parses_every_fault() {
         let f = Faults::parse(
             "drop=5,dropEvery=7,dup=3,restart,shuffle=4,lose=9,lose=11,malformed,drip=2,\
-             status=429:1,ctype=text/plain,huge=2,endless,silent=4,heartbeat=100,rpcError,evilAuth",
+             status=429:1,ctype=text/plain,huge=2,endless,silent=4,heartbeat=100,rpcError,evilAuth,\
+             linger",
         )
         .expect("valid");
         assert_eq!(f.drop, Some(5));
         assert_eq!(f.drop_every, Some(7));
         assert_eq!(f.dup, Some(3));
-        assert!(f.restart && f.malformed && f.endless && f.rpc_error && f.evil_auth);
+        assert!(f.restart && f.malformed && f.endless && f.rpc_error && f.evil_auth && f.linger);
         assert_eq!(f.shuffle, Some(4));
         assert_eq!(f.lose, vec![9, 11]);
         assert!(f.loses(11) && !f.loses(10));

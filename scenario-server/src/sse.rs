@@ -317,6 +317,11 @@ impl Writer {
                 continue;
             }
             if finished {
+                if self.c.faults.linger {
+                    self.flush().await?;
+                    self.out.closed().await;
+                    return Err(End);
+                }
                 return Ok(());
             }
             tokio::select! {

@@ -11,7 +11,9 @@
 //! `state`: the assembled state as one JSON document.
 //! `--dialect` (`canonical`, the default, `auto`, `a2a`, `acp`, `unified`, `myagent`) decodes another
 //! protocol into canonical events; `--frames` (implied by a `.jsonl` FILE) reads one WebSocket text
-//! frame per line instead of an SSE stream.
+//! frame per line instead of an SSE stream. A frame over 16 MiB (the browser's `maxEventBytes`
+//! default, which drops such frames too) is dropped with an `sse-event-too-large` diagnostic.
+//! `sse` refuses `--frames` and `--dialect`: it prints the SSE events of a stream as they are.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -40,6 +42,10 @@ mod cli {
         file: Option<String>,
         dialect: DialectChoice,
         frames: bool,
+        /// `--dialect` was given.
+        dialect_given: bool,
+        /// `--frames` was given (not only implied by a `.jsonl` FILE).
+        frames_given: bool,
     }
 
     fn parse_args(args: Vec<String>) -> Result<Options, String> {
@@ -53,6 +59,8 @@ mod cli {
             file: None,
             dialect: DialectChoice::Fixed(Dialect::Canonical),
             frames: false,
+            dialect_given: false,
+            frames_given: false,
         };
         while let Some(a) = it.next() {
             match a.as_str() {
@@ -81,14 +89,27 @@ mod cli {
                     let v = it.next().ok_or("--dialect needs a value")?;
                     o.dialect = DialectChoice::parse(&v)
                         .ok_or_else(|| format!("unknown dialect {v:?}\n{USAGE}"))?;
+                    o.dialect_given = true;
                 }
-                "--frames" => o.frames = true,
+                "--frames" => {
+                    o.frames = true;
+                    o.frames_given = true;
+                }
                 "-h" | "--help" => return Err(USAGE.to_owned()),
                 f if !f.starts_with("--") && o.file.is_none() => o.file = Some(f.to_owned()),
                 other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
             }
         }
-        if o.file.as_deref().is_some_and(|f| f.ends_with(".jsonl")) {
+        if o.command == "sse" {
+            // `sse` shows the stream's SSE framing itself: WebSocket frames have none, and
+            // dialects are decoded into events (`events`, `state`). Refused rather than ignored.
+            if o.frames_given {
+                return Err(format!("agentwire sse: --frames is not supported: sse prints the events of an SSE stream, and WebSocket frames are not one; use `agentwire events --frames FILE`\n{USAGE}"));
+            }
+            if o.dialect_given {
+                return Err(format!("agentwire sse: --dialect is not supported: sse prints SSE events as they are; use `agentwire events --dialect NAME FILE`\n{USAGE}"));
+            }
+        } else if o.file.as_deref().is_some_and(|f| f.ends_with(".jsonl")) {
             o.frames = true;
         }
         Ok(o)
@@ -180,21 +201,69 @@ mod cli {
         }
     }
 
+    /// One line of a `.jsonl` input.
+    enum Frame<'a> {
+        /// A WebSocket text frame.
+        Text(&'a str),
+        /// A frame of this many bytes, over the limit: dropped unread.
+        TooLarge(usize),
+    }
+
     /// Reads the WebSocket frames of a `.jsonl` input (one per non-empty line) as they come.
-    fn read_frames(input: &mut dyn Read, on: &mut dyn FnMut(&str)) -> std::io::Result<()> {
+    /// A line over `max` bytes is not kept (memory stays bounded): it is [`Frame::TooLarge`].
+    fn read_frames(
+        input: &mut dyn Read,
+        max: usize,
+        on: &mut dyn FnMut(Frame<'_>),
+    ) -> std::io::Result<()> {
         let mut r = std::io::BufReader::with_capacity(64 * 1024, input);
         let mut line = Vec::new();
+        // Bytes of the current line so far (also those not kept), and whether the last is `\r`.
+        let mut len = 0usize;
+        let mut cr = false;
         loop {
-            line.clear();
-            if r.read_until(b'\n', &mut line)? == 0 {
-                return Ok(());
+            let (used, end) = {
+                let buf = match r.fill_buf() {
+                    Ok(b) => b,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
+                if buf.is_empty() {
+                    (0, true)
+                } else {
+                    let nl = buf.iter().position(|&b| b == b'\n');
+                    let part = &buf[..nl.unwrap_or(buf.len())];
+                    len = len.saturating_add(part.len());
+                    if let Some(&b) = part.last() {
+                        cr = b == b'\r';
+                    }
+                    if len <= max.saturating_add(1) {
+                        line.extend_from_slice(part);
+                    }
+                    (nl.map_or(buf.len(), |n| n + 1), nl.is_some())
+                }
+            };
+            let eof = used == 0;
+            r.consume(used);
+            if !end {
+                continue;
             }
-            let mut l: &[u8] = &line;
-            l = l.strip_suffix(b"\n").unwrap_or(l);
-            l = l.strip_suffix(b"\r").unwrap_or(l);
-            let text = String::from_utf8_lossy(l);
-            if !text.trim().is_empty() {
-                on(&text);
+            // The line without its `\r\n` / `\n` (bytes over max + 1 were not kept).
+            let l = line.strip_suffix(b"\r").unwrap_or(&line);
+            let bytes = len - usize::from(cr);
+            if bytes > max {
+                on(Frame::TooLarge(bytes));
+            } else {
+                let text = String::from_utf8_lossy(l);
+                if !text.trim().is_empty() {
+                    on(Frame::Text(&text));
+                }
+            }
+            line.clear();
+            len = 0;
+            cr = false;
+            if eof {
+                return Ok(());
             }
         }
     }
@@ -296,8 +365,12 @@ mod cli {
                     let _ = writeln!(out.borrow_mut(), "{line}");
                 };
                 let read = if o.frames {
-                    read_frames(&mut input, &mut |f| {
-                        d.feed_frame(f, &mut print);
+                    let max = d.max_event_bytes();
+                    read_frames(&mut input, max, &mut |f| {
+                        match f {
+                            Frame::Text(t) => d.feed_frame(t, &mut print),
+                            Frame::TooLarge(n) => d.frame_too_large(n, &mut print),
+                        }
                         let _ = out.borrow_mut().flush();
                     })
                 } else {
@@ -318,7 +391,11 @@ mod cli {
                     s.parser().set_last_event_id(id);
                 }
                 let read = if o.frames {
-                    read_frames(&mut input, &mut |f| s.feed_frame(f, &mut |_, _, _| {}))
+                    let max = s.max_event_bytes();
+                    read_frames(&mut input, max, &mut |f| match f {
+                        Frame::Text(t) => s.feed_frame(t, &mut |_, _, _| {}),
+                        Frame::TooLarge(n) => s.frame_too_large(n),
+                    })
                 } else {
                     let read = read_blocks(&mut input, &mut |b| {
                         chunker.push(b, &mut |c| s.feed(c, &mut |_, _, _| {}))

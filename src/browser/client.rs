@@ -41,7 +41,7 @@ export interface ConnectionInfo {
     readonly reason: string;
     /** Set when `failed`. */
     readonly code?: ConnectionErrorCode;
-    /** Reconnect attempt (0 while open). */
+    /** Reconnect attempt (0 while open); after `gave-up`, the failed attempts made. */
     readonly attempt: number;
 }
 
@@ -872,7 +872,12 @@ impl ClientInner {
             call_responder(responder, &req).await?;
         } else {
             match out.transport {
-                Transport::WebSocket => self.send_frame(&out.body)?,
+                // Sent now, or queued until the socket is open again (a reconnect).
+                Transport::WebSocket => {
+                    if let Some(sent) = transport::websocket::send_or_queue(sh, &out.body)? {
+                        JsFuture::from(sent).await?;
+                    }
+                }
                 Transport::HttpPost if out.streams => {
                     return self
                         .stream_call(rpc::Req::from(&out), answers, t.kind == "message")
@@ -1706,7 +1711,8 @@ impl AgentClient {
     }
 
     /// Sends a frame over the WebSocket transport (objects are sent as JSON). On a MyAgent
-    /// stream a string is the user's message (`user.message`, see `sendMessage`).
+    /// stream a string is the user's message (`user.message`, see `sendMessage`). Throws
+    /// `invalid-state` while no socket is open (answers, `cancel` and `sendMessage` wait for it).
     pub fn send(&self, message: JsValue) -> Result<(), JsValue> {
         check_alive()?;
         let text = match message.as_string() {

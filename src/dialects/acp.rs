@@ -5,6 +5,7 @@
 //! | first event of a `task_id` | `task-created` (initiator `user`; `contextId` = `context_id` when sent, else the task id) |
 //! | `status_change` | `task-status` (`new_state`: working, input-required → waiting-input, auth-required → waiting-auth, completed, failed, cancelled → canceled, rejected → failed); no status when the state did not change; `old_state` under `metadata.acp` |
 //! | leaving `input-required` | `input-received` for the open request (unless answered through [`crate::dialects::respond`]) |
+//! | `input_required` / `task_feedback_required` while a request of the task is open | the open request `expired` (closed, not answered: nothing says the user answered it) |
 //! | `message` (role `assistant`/`agent`) | `content-delta` (messages after the first are preceded by a blank line) |
 //! | `message` (other roles) | unknown event `acp:message` |
 //! | `input_required` | `task-status` `waiting-input` + `input-required` (id `<task>#input-<n>`, `requireUser`; `permission_options` → `options` `{id, optionId, name}` with `inputType: selection` and a string-enum `schema`; `tool_call` → `metadata.toolCall`; `input_types`, `detection_method`, `governor_summary`, `policy_decision` → `metadata.acp`) |
@@ -243,6 +244,21 @@ impl AcpDecoder {
         self.close_open_input_as(cx, true, sink);
     }
 
+    /// A new question of the task while one is open: nothing says the open one was answered
+    /// (the agent asked again, or asked something else), so it expires: closed, not answered.
+    /// No diagnostic: a server may legitimately move on to another question.
+    fn supersede_open_input(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let Some(id) = self
+            .tasks
+            .get_mut(cx.task)
+            .and_then(|t| t.open_input.take())
+        else {
+            return;
+        };
+        self.permissions.remove(&id);
+        sink.step(super::emit::Step::ExpireInput(id));
+    }
+
     /// Closes the task's open input request; `answered: false` (the task ended failed or
     /// canceled while waiting) infers no answer: the request expires with its task.
     fn close_open_input_as(&mut self, cx: &Cx<'_>, answered: bool, sink: &mut Sink<'_>) {
@@ -385,7 +401,7 @@ impl AcpDecoder {
         } else if let Some(dt) = dt {
             self.dev_tool_event(cx, dt, None, sink);
         }
-        self.close_open_input(cx, sink);
+        self.supersede_open_input(cx, sink);
         self.waiting_input(cx, &prompt, sink);
         let Some(input_id) = self.new_input(cx) else {
             return;
@@ -464,7 +480,7 @@ impl AcpDecoder {
             return;
         };
         self.ensure_task(cx, sink);
-        self.close_open_input(cx, sink);
+        self.supersede_open_input(cx, sink);
         self.waiting_input(cx, message, sink);
         let Some(input_id) = self.new_input(cx) else {
             return;

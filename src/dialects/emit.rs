@@ -21,6 +21,9 @@ pub enum Step {
     /// The file artifact's content is replaced from here on (A2A `append: false` on a known
     /// artifact): the store forgets the chunks so far and expects chunk 0 again.
     ResetArtifact(String),
+    /// The input request is closed without an answer (A2A-ACP: the agent asked another
+    /// question of the same task instead): it becomes `expired`, not answered.
+    ExpireInput(String),
 }
 
 /// What one dialect event became: canonical steps and diagnostics about the dialect event.

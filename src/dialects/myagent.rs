@@ -19,6 +19,7 @@
 //! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (`<step_id>#turn-<n>` when an earlier turn used that step id; answers go out with the raw `step_id`) (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
 //! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error; `canceled` instead of `failed` after the client sent `user.cancel` in the turn (MyAgent has no canceled state); a turn that ends leaves its open confirmations to expire |
 //! | `error.retry` / `recovery_started` / `recovery_success` | `task-status` `working` with what happens |
+//! | a turn that fails or is canceled (an error, `session_ended`) | first its unfinished parts end the same way (`reason` says why): plan tasks not done and the plan task `failed` / `canceled`, the running solver and tool calls `tool-complete` with `success: false` |
 //! | `system.connected`, `agent.session_created` / `session_ended` | unknown events `internal:myagent:<event>` (connection and session ids are kept for the `user.*` messages); `session_ended` during a turn ends it `canceled` after `user.cancel`, else `failed` |
 //! | `system.heartbeat` | nothing: liveness only ([`MyAgentDecoder::heartbeats`]) |
 //! | `user.*` (echoed), other events | unknown events `myagent:<event>` |
@@ -42,6 +43,7 @@
 //! The seed's validation table is checked (`agent-error` is not used for it: missing or
 //! mistyped `content` is `missing-field` / `invalid-type`, an error: not applied).
 
+mod ending;
 pub mod request;
 
 use super::emit::{as_count, get, get_bool, get_num, get_str, members, Clock, Obj, Sink};
@@ -91,6 +93,12 @@ pub struct MyAgentDecoder {
     /// The plan's tasks: (MyAgent task id, canonical task id, state).
     plan: Vec<(String, String, PlanState)>,
     solver: Option<String>,
+    /// The solver started (or reported progress) and has not completed.
+    solver_open: bool,
+    /// The plan task was created and has not ended (completed or failed).
+    plan_open: bool,
+    /// Tool calls of the current turn without a result, oldest first (bounded).
+    turn_tools: Vec<String>,
     solver_progress: f64,
     /// Running tool calls: call id → tool name.
     tools: Table<String>,
@@ -136,6 +144,9 @@ impl Default for MyAgentDecoder {
             plan_task: None,
             plan: Vec::new(),
             solver: None,
+            solver_open: false,
+            plan_open: false,
+            turn_tools: Vec::new(),
             solver_progress: 0.0,
             tools: Table::default(),
             tool_count: 0,
@@ -612,6 +623,9 @@ impl MyAgentDecoder {
         self.plan_task = None;
         self.plan.clear();
         self.solver = None;
+        self.solver_open = false;
+        self.plan_open = false;
+        self.turn_tools.clear();
         self.solver_progress = 0.0;
         sink.task = Some(task.clone());
         let prompt = self.pending_prompt.take().or(prompt.map(str::to_owned));
@@ -689,6 +703,7 @@ impl MyAgentDecoder {
         let fresh = self.plan_task.as_deref() != Some(plan.as_str());
         if fresh {
             self.plan_task = Some(plan.clone());
+            self.plan_open = true;
             let mut e = Obj::event("subtask-created", cx.ctx, &turn);
             e.str("subtaskId", &plan)
                 .str("prompt", question.unwrap_or("plan"))
@@ -767,6 +782,7 @@ impl MyAgentDecoder {
                 );
                 e.obj("metadata", m);
                 sink.event(e.finish());
+                self.plan_open = false;
             }
             "plan.validation_error" => {
                 let msg = get_str(cx.content, "error_message")
@@ -784,6 +800,7 @@ impl MyAgentDecoder {
                 a.opt_value("content", cx.content);
                 m.obj("myagent", a);
                 self.status(cx, &plan, "failed", Some(msg), m, sink);
+                self.plan_open = false;
             }
             other => sink.event(unknown_event(
                 &format!("myagent:{other}"),
@@ -816,6 +833,7 @@ impl MyAgentDecoder {
         sink: &mut Sink<'_>,
     ) {
         let id = self.solver_id(cx, turn);
+        self.solver_open = true;
         let mut e = Obj::event("tool-progress", cx.ctx, turn);
         e.str("toolCallId", &id)
             .num("progress", progress)
@@ -850,6 +868,7 @@ impl MyAgentDecoder {
         match cx.event {
             "solver.start" => {
                 let id = self.solver_id(cx, &turn);
+                self.solver_open = true;
                 let mut e = Obj::event("tool-start", cx.ctx, &turn);
                 e.str("toolCallId", &id).str("toolName", "solver");
                 let mut args = Obj::new();
@@ -984,6 +1003,7 @@ impl MyAgentDecoder {
                     }
                 }
                 let id = self.solver_id(cx, &turn);
+                self.solver_open = false;
                 let failed = get_num(cx.meta, "failed_tasks").unwrap_or(0.0);
                 let mut e = Obj::event("tool-complete", cx.ctx, &turn);
                 e.str("toolCallId", &id)
@@ -1030,6 +1050,7 @@ impl MyAgentDecoder {
                         } else {
                             ("failed", "the session ended before the turn finished")
                         };
+                        self.end_unfinished(cx, &task, status, why, sink);
                         let mut m = Obj::new();
                         m.str("reason", why);
                         self.status(cx, &task, status, Some(why), m, sink);
@@ -1089,6 +1110,7 @@ impl MyAgentDecoder {
                     None => format!("{turn}#tool-{}", self.tool_count),
                 };
                 self.tools.insert(&id, name.to_owned());
+                self.note_turn_tool(&id, true);
                 self.tools.bound(MAX_STEPS, |_, _| true);
                 self.last_tool = Some(id.clone());
                 let mut e = Obj::event("tool-start", cx.ctx, &turn);
@@ -1121,6 +1143,7 @@ impl MyAgentDecoder {
                 };
                 // The call ends: forget it (its name is only needed for this event).
                 let name = self.tools.remove(&id).unwrap_or_default();
+                self.note_turn_tool(&id, false);
                 let status = get_str(cx.content, "status").unwrap_or("success");
                 let ok = status != "failed";
                 let result = get(cx.content, "result");
@@ -1334,6 +1357,10 @@ impl MyAgentDecoder {
                 format!("{}: {message}", cx.event),
                 "$.content",
             );
+        }
+        if status != "working" {
+            let why = if text.is_empty() { &message } else { text };
+            self.end_unfinished(cx, &turn, status, why, sink);
         }
         let mut m = Obj::new();
         if status != "working" {

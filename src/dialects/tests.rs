@@ -33,6 +33,7 @@ fn kinds(out: &Output) -> Vec<String> {
                 .unwrap_or_default(),
             Step::ResetContent(t) => format!("reset-content {t}"),
             Step::ResetArtifact(a) => format!("reset-artifact {a}"),
+            Step::ExpireInput(i) => format!("expire-input {i}"),
         })
         .collect()
 }

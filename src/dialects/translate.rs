@@ -255,6 +255,7 @@ fn apply(
             }
             Step::ResetContent(task) => store.reset_content(&task),
             Step::ResetArtifact(id) => store.reset_artifact(&id),
+            Step::ExpireInput(id) => store.expire_input(&id),
         }
     }
 }

@@ -3,9 +3,34 @@
 //! Protocol 000 has no such event; these are called by the dialect layer between events.
 
 use super::{ArtifactSlot, Store};
-use crate::state::model::Artifact;
+use crate::state::model::{Artifact, RequestState};
 
 impl Store {
+    /// Closes the open input request `input_id` without an answer: it becomes `expired` (a
+    /// dialect whose agent asked another question instead). Nothing happens for an unknown or
+    /// already closed request.
+    pub fn expire_input(&mut self, input_id: &str) {
+        let Some(&(t, i)) = self.input_index.get(input_id) else {
+            return;
+        };
+        let open = self
+            .tasks
+            .get(t)
+            .and_then(|s| s.view.inputs.get(i))
+            .is_some_and(|r| r.state == RequestState::Open);
+        if !open {
+            return;
+        }
+        self.drop_deadline(t, false, i);
+        let v = self.bump();
+        if let Some(slot) = self.tasks.get_mut(t) {
+            if let Some(r) = slot.view.inputs.get_mut(i) {
+                r.state = RequestState::Expired;
+            }
+            slot.view.revision = v;
+        }
+    }
+
     /// Forgets the assembled answer of task `task_id` (its text, chunk order and completion):
     /// the next `content-delta` is index 0 again. Nothing happens for an unknown task.
     pub fn reset_content(&mut self, task_id: &str) {

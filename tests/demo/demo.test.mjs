@@ -191,10 +191,12 @@ const tests = {
     assert(/^step [1-4]\/5/.test(await text(page, "#tools-list .tool-step")), "step count mid-way");
     await shot(page, "00-running.png");
     // Then a person picks 20× and presses Run: a new run, the old client closed.
+    const started = Date.now();
     await run(page, { scenario: "main", speed: 20 });
     const authUrl = await approveAndSignIn(page, { shots: { approval: "01-approval.png", auth: "02-auth.png" } });
     eq(authUrl, "https://github.com/login/oauth/authorize?client_id=demo", "auth URL shown after the SDK's check");
     const answer = await finishedAnswer(page);
+    const elapsed = (Date.now() - started) / 1000;
     cleanAnswer = answer;
 
     // Answer: markdown rendered as elements (heading, bold, list), with the final text.
@@ -207,6 +209,12 @@ const tests = {
     eq(await page.locator("#answer-body strong", { hasText: "12,480 orders" }).count(), 1, "bold rendered");
     eq(await text(page, "#answer-status"), "completed", "answer status");
     assert((await text(page, "#answer-meta")).includes("1893 tokens"), "task-complete metadata");
+    // Issue 21: the footer said "took 32.0 s" (the scenario's simulated clock) whatever the run
+    // took; it says what this run took, at most what the test measured around it.
+    const took = (await text(page, "#answer-meta")).match(/took ([\d.]+) (s|ms)/);
+    assert(took, `how long it took: ${await text(page, "#answer-meta")}`);
+    const tookS = Number(took[1]) / (took[2] === "ms" ? 1000 : 1);
+    assert(tookS > 0 && tookS <= elapsed + 0.1, `took ${tookS} s, the run took at most ${elapsed.toFixed(1)} s`);
 
     // Tools: finished cards with full progress bars and step counts.
     for (const [name, steps] of [["search_database", "step 5/5"], ["send_email", "step 3/3"]]) {
@@ -220,6 +228,24 @@ const tests = {
     // Artifacts: the markdown file as text, the PNG from its bytes, data v2, the dataset table.
     const report = page.locator("#artifacts-list li[data-type=file]", { hasText: "report.md" });
     assert((await report.locator("pre.file-text").innerText()).startsWith("# Q4 2025 sales report"), "report.md text");
+    // Issue 21: the rendered view overflowed its card (the heading over the download link, the
+    // list under the next card). It stays inside its box: it scrolls, and nothing of it is
+    // drawn past the card.
+    await report.getByRole("button", { name: "rendered" }).click();
+    const fit = await report.evaluate((card) => {
+      const view = card.querySelector(".markdown.file-text");
+      const link = card.querySelector("a.download");
+      const box = view.getBoundingClientRect(), c = card.getBoundingClientRect();
+      const scrolls = ["auto", "scroll", "hidden"].includes(getComputedStyle(view).overflowY);
+      return {
+        contained: scrolls || view.scrollHeight <= view.clientHeight + 1,
+        linkBelow: !link || link.getBoundingClientRect().top >= box.bottom - 1,
+        inCard: box.bottom <= c.bottom + 1,
+      };
+    });
+    eq(fit, { contained: true, linkBelow: true, inCard: true }, "report.md rendered inside its card");
+    await report.screenshot({ path: path.join(shots, "03b-report-rendered.png") });
+    await report.getByRole("button", { name: "source" }).click();
     const img = page.locator("#artifacts-list img.artifact-image");
     await img.waitFor();
     const png = await img.evaluate((el) => ({ src: el.src, w: el.naturalWidth, h: el.naturalHeight, done: el.complete }));
@@ -267,6 +293,12 @@ const tests = {
     assert(cleanAnswer, "needs the clean run first");
     const p = await openPage(browser, "?scenario=quick&speed=0"); // something short first
     const { page } = p;
+    // Every reason the connection panel shows (issue 21: "(attempt 1) (attempt 1)").
+    await page.evaluate(() => {
+      window.__reasons = [];
+      const el = document.querySelector("#conn-reason");
+      new MutationObserver(() => window.__reasons.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    });
     await run(page, { scenario: "main", speed: 0, faults: ["drop", "dup"] });
     await approveAndSignIn(page);
     const answer = await finishedAnswer(page);
@@ -276,6 +308,9 @@ const tests = {
     const resumes = states.filter((s) => s === "reconnecting").length;
     assert(resumes >= 2, `resumed after drops: ${states}`);
     eq(states.at(-1), "closed", "ended closed");
+    const reasons = await page.evaluate(() => window.__reasons);
+    assert(reasons.some((r) => /reconnecting in \d+ ms \(attempt 1\)/.test(r)), `a reconnect reason shown: ${reasons.join(" | ")}`);
+    eq(reasons.filter((r) => (r.match(/\(attempt \d+\)/g) ?? []).length > 1), [], "the attempt said once");
     const runId = (await text(page, "#conn-stats")).match(/run (\S+)/)?.[1];
     const info = await (await page.request.get(`${base}/api/runs/${runId}`)).json();
     eq(info.connections, resumes + 1, "one connection per resume (server side)");

@@ -353,6 +353,23 @@ export const tests = {
     ref.close();
   },
 
+  async idle_stream_of_a_finished_run_ends_closed_without_reconnecting(aw) {
+    // Issue 21: a server that keeps the stream open, silent, after the run finished (`linger`).
+    // With idleTimeoutMs the client reconnected to the finished run again and again.
+    const client = new aw.AgentClient({
+      url: "/api/stream?scenario=quick&seed=9&speed=0&run=linger-e2e&faults=linger,heartbeat=100000",
+      idleTimeoutMs: 300,
+      reconnect: FAST,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "end", 6_000).catch(() => {});
+    const c = client.connection, info = await runInfo("linger-e2e");
+    client.close();
+    eq([c.state, c.reason], ["closed", "the run finished"], `states ${states.join(" → ")}`);
+    eq([states.filter((s) => s.startsWith("reconnecting")).length, info.connections], [0, 1], "reconnects to the finished run, connections");
+    return states.join(" → ");
+  },
+
   async unsubscribe_and_close_stop_delivery_and_reentrant_handlers_work(aw) {
     const client = new aw.AgentClient({ transport: "manual" });
     const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });

@@ -928,6 +928,102 @@ export const tests = {
     return `${reconnects} reconnects; ${info.reason}`;
   },
 
+  async gave_up_state_says_the_attempts_made(aw) {
+    // Issue 21: every socket opens (attempt shown 0 while open) and closes: the final state
+    // said attempt 0 next to "gave up after 3 attempts".
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect&faults=closeAfterHello=4401`,
+      dialect: "myagent",
+      reconnect: { ...FAST, maxAttempts: 3 },
+    });
+    const seen = [];
+    client.onConnectionChange((i) => seen.push(`${i.state}:${i.attempt}`));
+    await until(() => ended(client), "gave up", 5_000).catch(() => {});
+    const info = client.connection;
+    client.close();
+    eq([info.state, info.code ?? null, info.attempt, /gave up after 3 attempts/.test(info.reason)], ["failed", "gave-up", 3, true], `${info.reason}; ${seen.join(" → ")}`);
+    eq(seen.at(-1), "failed:3", "the last change reported");
+    return seen.join(" → ");
+  },
+
+  async myagent_answer_while_reconnecting_is_queued_and_sent_once_reopened(aw) {
+    // Issue 21: an answer while the WebSocket reconnects rejected with invalid-state. It waits
+    // for the next socket (after user.reconnect) and its promise settles once it was sent.
+    const Orig = window.WebSocket;
+    const sockets = [];
+    function Tracked(url, protocols) {
+      const s = new Orig(url, protocols);
+      sockets.push(s);
+      return s;
+    }
+    Tracked.prototype = Orig.prototype;
+    window.WebSocket = Tracked;
+    let client, states;
+    try {
+      client = new aw.AgentClient({
+        url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`,
+        dialect: "myagent",
+        message: "go",
+        reconnect: { initialDelayMs: 300, maxDelayMs: 300, jitter: 0 },
+      });
+      states = recordStates(client);
+      await until(() => client.pendingInputs().length > 0, "the approval");
+      const id = client.pendingInputs()[0].id;
+      sockets.at(-1).close(); // the socket dies under the client
+      await until(() => client.connection.state === "reconnecting", "reconnecting");
+      const p = client.approve(id).then(() => "sent", (e) => `${e.code}: ${e.message}`);
+      eq(await Promise.race([p, sleep(100).then(() => "waiting")]), "waiting", "settled before the socket reopened");
+      eq(await p, "sent", "the queued approval");
+      eq(client.connection.state, "open", "sent on the reopened socket");
+      // The sign-in (a MyAgent confirmation too), answered on the open socket.
+      await until(() => client.pendingInputs().some((i) => i.id !== id) || ended(client), "the sign-in");
+      const next = client.pendingInputs().find((i) => i.id !== id);
+      if (next) await client.approve(next.id);
+      await until(() => ended(client), "the end");
+    } finally {
+      window.WebSocket = Orig;
+    }
+    const root = client.getSnapshot().roots.at(-1);
+    const info = client.connection;
+    client.close();
+    eq([info.state, root.status], ["closed", "completed"], `states ${states.join(" → ")}`);
+    assert(root.tools.some((t) => t.name === "send_email"), "the approval reached the agent: send_email ran");
+    return `${sockets.length} sockets; ${states.join(" → ")}`;
+  },
+
+  async myagent_queued_cancel_rejects_with_closed_when_the_connection_ends(aw) {
+    const Orig = window.WebSocket;
+    const sockets = [];
+    function Tracked(url, protocols) {
+      const s = new Orig(url, protocols);
+      sockets.push(s);
+      return s;
+    }
+    Tracked.prototype = Orig.prototype;
+    window.WebSocket = Tracked;
+    let client;
+    try {
+      client = new aw.AgentClient({
+        url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`,
+        dialect: "myagent",
+        message: "go",
+        reconnect: { initialDelayMs: 5_000, maxDelayMs: 5_000, jitter: 0 },
+      });
+      await until(() => client.pendingInputs().length > 0, "the approval");
+    } finally {
+      window.WebSocket = Orig;
+    }
+    const task = client.pendingInputs()[0].taskId, id = client.pendingInputs()[0].id;
+    sockets.at(-1).close();
+    await until(() => client.connection.state === "reconnecting", "reconnecting");
+    const code = (p) => p.then(() => "sent", (e) => e.code);
+    const cancel = code(client.cancel(task)), deny = code(client.deny(id));
+    eq(await Promise.race([cancel, sleep(100).then(() => "waiting")]), "waiting", "queued");
+    client.close();
+    eq([await cancel, await deny], ["closed", "closed"], "queued calls when the connection ended");
+    return "closed";
+  },
+
   async on_connection_change_after_close_registers_nothing(aw) {
     const client = new aw.AgentClient({ transport: "manual" });
     client.close();

@@ -149,11 +149,7 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
                 };
                 attempts.set(n);
                 if n > sh.opts.policy.max_attempts {
-                    sh.shutdown(
-                        FAILED,
-                        &format!("connection lost; gave up after {} attempts", n - 1),
-                        Some("gave-up"),
-                    );
+                    sh.give_up(n - 1, "connection lost");
                     return;
                 }
                 if let Ok(mut c) = sh.conn.try_borrow_mut() {

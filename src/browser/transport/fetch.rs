@@ -3,7 +3,9 @@
 //! One attempt = one request. A GET stream resumes by repeating the request with
 //! `Last-Event-ID`; a POSTed stream is never re-sent: it resumes only through the configured
 //! resume request (a GET), and without one an interruption fails with code `interrupted`.
-//! A clean end of stream before every root task is terminal counts as an interruption.
+//! A clean end of stream before every root task is terminal counts as an interruption; once
+//! every root task is terminal, a stream that ends, breaks or goes idle ends the connection
+//! `closed` ("the run finished").
 //!
 //! A2A ([`super::rpc`]): the first request may be a `message/stream` (the `message` option);
 //! a stream opened by a JSON-RPC POST resumes with `tasks/resubscribe` for its task; a stream
@@ -633,6 +635,12 @@ async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
             Err(e) => {
                 if sh.ended() {
                     return Outcome::Closed;
+                }
+                // Every root task is terminal: a server that keeps the finished run's stream
+                // open (idle timeout) or drops it has nothing more to say, so there is nothing
+                // to reconnect to.
+                if sh.run_finished() {
+                    return Outcome::Finished;
                 }
                 let idle = sh.conn.borrow().idle_fired;
                 let reason = if idle {

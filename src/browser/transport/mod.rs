@@ -149,6 +149,10 @@ pub struct Shared {
     clock: Cell<bool>,
     /// JSON-RPC requests the fetch loop sends next (A2A answers while it waits for one).
     pub calls: RefCell<VecDeque<rpc::Call>>,
+    /// WebSocket frames (MyAgent answers, cancel, messages) waiting for the socket to reopen:
+    /// sent in order once it is open, rejected with `closed` when the connection ends first
+    /// ([`websocket::send_or_queue`]).
+    pub frames: RefCell<VecDeque<rpc::Call>>,
     /// The fetch loop is waiting for an answer (an A2A task in `input-required`).
     pub awaiting_call: Cell<bool>,
     /// A transport loop is running (a finished A2A run restarts it for the next message).
@@ -188,6 +192,7 @@ impl Shared {
             wait: RefCell::new(None),
             clock: Cell::new(opts.dialect != DialectChoice::Fixed(Dialect::Canonical)),
             calls: RefCell::new(VecDeque::new()),
+            frames: RefCell::new(VecDeque::new()),
             awaiting_call: Cell::new(false),
             running: Cell::new(false),
             rpc_stream: Cell::new(false),
@@ -344,10 +349,13 @@ impl Shared {
         }
         drop(es);
         drop(ws);
-        let calls: Vec<rpc::Call> = match self.calls.try_borrow_mut() {
+        let mut calls: Vec<rpc::Call> = match self.calls.try_borrow_mut() {
             Ok(mut q) => q.drain(..).collect(),
             Err(_) => Vec::new(),
         };
+        if let Ok(mut q) = self.frames.try_borrow_mut() {
+            calls.extend(q.drain(..));
+        }
         for c in calls {
             c.settle(Err(super::error::js_error(
                 "closed",
@@ -388,11 +396,7 @@ impl Shared {
         let n = *attempt;
         let policy = &self.opts.policy;
         if n > policy.max_attempts {
-            self.shutdown(
-                FAILED,
-                &format!("{reason}; gave up after {} attempts", n - 1),
-                Some("gave-up"),
-            );
+            self.give_up(n - 1, reason);
             return false;
         }
         let delay = policy.delay_ms(n, server_retry_ms, retry_after_ms, js_sys::Math::random());
@@ -413,6 +417,22 @@ impl Shared {
             super::global::wait(&self.wait, 0.0, true).await;
         }
         !self.ended()
+    }
+
+    /// Ends the connection `failed` with code `gave-up` after `made` failed attempts in a row:
+    /// the final state's `attempt` says how many were made (a socket or response that opened
+    /// in between showed 0 while it was open).
+    pub fn give_up(&self, made: u32, reason: &str) {
+        if let Ok(mut c) = self.conn.try_borrow_mut() {
+            if !c.ended {
+                c.attempt = made;
+            }
+        }
+        self.shutdown(
+            FAILED,
+            &format!("{reason}; gave up after {made} attempts"),
+            Some("gave-up"),
+        );
     }
 
     /// `true` when every root task reached a terminal state (no more events expected).

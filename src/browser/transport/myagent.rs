@@ -73,6 +73,8 @@ pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
             for a in again {
                 let _ = socket.send_with_str(&a);
             }
+            // What the app sent while the socket was down (answers, cancel), in order.
+            super::websocket::flush_queued(sh, socket);
         }
     }
 }

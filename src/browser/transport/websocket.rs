@@ -3,10 +3,15 @@
 //! the socket closes before every root task is terminal. (Resume over WebSocket is the
 //! dialect's business: myagent's `user.reconnect` with `last_seq`, see [`super::myagent`].)
 //! A socket that received no frame (heartbeats count) for `idleTimeoutMs` is stale: it is
-//! dropped and a new one opened.
+//! dropped and a new one opened. Frames the client sends while no socket is open (a MyAgent
+//! answer or cancel during a reconnect) wait in order ([`send_or_queue`], at most
+//! [`MAX_QUEUED_FRAMES`]) and go out once the next socket is open (for MyAgent, right after its
+//! `user.reconnect`); when the connection ends first they are rejected with `closed`.
 
 use super::myagent::{self, Hello, ACK_EVERY};
+use super::rpc::{Call, Req};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
+use crate::browser::error::js_error;
 use crate::browser::global::{monotonic_ms, Interval};
 use std::cell::Cell;
 use std::rc::{Rc, Weak};
@@ -29,6 +34,66 @@ impl Drop for WsHandle {
         // onclose stays: it is the resolve function of the loop's wait (no closure), and the
         // close event ends that wait.
         let _ = self.socket.close();
+    }
+}
+
+/// Frames kept while the socket is down; one more is refused with `invalid-state`.
+pub const MAX_QUEUED_FRAMES: usize = 64;
+
+/// Sends `body` on the open socket (`Ok(None)`), or, while the connection is (re)connecting,
+/// queues it behind the frames already waiting and returns the promise that settles once it
+/// was sent (or rejects with `closed` when the connection ends first).
+pub fn send_or_queue(sh: &Shared, body: &str) -> Result<Option<js_sys::Promise>, JsValue> {
+    let waiting = sh
+        .frames
+        .try_borrow()
+        .map(|q| !q.is_empty())
+        .unwrap_or(true);
+    if !waiting {
+        if let Ok(c) = sh.conn.try_borrow() {
+            if let Some(ws) = c.ws.as_ref() {
+                if ws.socket.ready_state() == web_sys::WebSocket::OPEN {
+                    return ws.socket.send_with_str(body).map(|_| None);
+                }
+            }
+        }
+    }
+    if sh.ended() || sh.opts.transport != super::TransportKind::WebSocket {
+        return Err(js_error("invalid-state", "no open WebSocket to send on"));
+    }
+    let Ok(mut q) = sh.frames.try_borrow_mut() else {
+        return Err(js_error("invalid-state", "agentwire is busy"));
+    };
+    if q.len() >= MAX_QUEUED_FRAMES {
+        return Err(js_error(
+            "invalid-state",
+            &format!("{MAX_QUEUED_FRAMES} messages already wait for the WebSocket to reopen"),
+        ));
+    }
+    let (call, promise) = Call::new(Req::post(body.to_owned()), None);
+    q.push_back(call);
+    Ok(Some(promise))
+}
+
+/// Sends the queued frames on `socket`, now open, in order; each one's promise resolves once
+/// it went out. A send that fails leaves it and those after it queued for the next socket.
+pub fn flush_queued(sh: &Shared, socket: &web_sys::WebSocket) {
+    loop {
+        if socket.ready_state() != web_sys::WebSocket::OPEN {
+            return;
+        }
+        let next = match sh.frames.try_borrow_mut() {
+            Ok(mut q) => q.pop_front(),
+            Err(_) => return,
+        };
+        let Some(call) = next else { return };
+        if socket.send_with_str(&call.req.body).is_err() {
+            if let Ok(mut q) = sh.frames.try_borrow_mut() {
+                q.push_front(call);
+            }
+            return;
+        }
+        call.settle(Ok(()));
     }
 }
 
@@ -165,7 +230,11 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
             }
             sh.set_state(OPEN, "receiving", None);
             if myagent {
+                // Queued frames follow the handshake (MyAgent: the server must know the
+                // session again before an answer means anything).
                 myagent::hello(&sh, &sock, &hl);
+            } else {
+                flush_queued(&sh, &sock);
             }
         }
     });

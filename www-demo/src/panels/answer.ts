@@ -25,6 +25,11 @@ export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => 
   // streaming cursor, and the reason is said here too (not only in the connection panel).
   let lost: string | undefined;
   let last: Snapshot | undefined;
+  // How long the run took, as this page saw it: from the panel's start (Run) to the root task's
+  // end. (`root.duration` is what the agent reports; the scenario server's clock is simulated,
+  // so its figure is the same at every speed and whatever the user's answers took.)
+  const t0 = performance.now();
+  let took: number | undefined;
   replace(body, h("p", { class: "muted" }, "Waiting for the agent…"));
   replace(meta);
 
@@ -41,6 +46,9 @@ export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => 
       if (!root) {
         if (lost) replace(body, h("p", { class: "muted" }, lost)); // failed before the first event
         return;
+      }
+      if (took === undefined && (root.status === "completed" || root.status === "failed" || root.status === "canceled")) {
+        took = performance.now() - t0;
       }
       setText(status, root.status ?? "starting");
       status.className = `badge status-${root.status ?? "none"}`;
@@ -59,7 +67,7 @@ export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => 
         lost,
         root.content ? root.statusMessage : undefined, // (the placeholder shows it otherwise)
         root.history.at(-1)?.reason, // why a task failed or was canceled
-        root.duration !== undefined ? `took ${ms(root.duration)}` : undefined,
+        took !== undefined ? `took ${ms(took)}` : undefined,
         root.tokensUsed !== undefined ? `${root.tokensUsed} tokens` : undefined,
         root.iterations !== undefined ? `${root.iterations} iterations` : undefined,
         root.model,

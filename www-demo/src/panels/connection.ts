@@ -20,7 +20,9 @@ export function connectionPanel(client: AgentClient, runId: string): {
   const onChange = (info: ConnectionInfo): void => {
     setText(state, info.state);
     state.className = `badge conn-${info.state}`;
-    setText(reason, `${info.reason}${info.attempt ? ` (attempt ${info.attempt})` : ""}${info.code ? ` [${info.code}]` : ""}`);
+    // The reason already names the attempt ("reconnecting in 634 ms (attempt 1)", "gave up after
+    // 8 attempts"); `info.attempt` is the same number, for code that needs it as a number.
+    setText(reason, `${info.reason}${info.code ? ` [${info.code}]` : ""}`);
     log.append(h("li", { "data-state": info.state },
       h("span", { class: "muted small" }, `${((performance.now() - t0) / 1000).toFixed(2)} s `),
       h("strong", null, info.state), ` ${info.reason}`));
