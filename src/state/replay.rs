@@ -11,7 +11,7 @@
 //! | `task-complete` | one of the same time and content was applied |
 //! | `content-complete` | the task's content is confirmed complete |
 //! | `tool-start` | the tool call exists with the same name, started at the same time |
-//! | `tool-progress` | it is older than the call's end, or not later than the latest progress |
+//! | `tool-progress` | it is older than the call's end or than the latest progress, or says the same at the same time |
 //! | `tool-complete` | the tool call ended the same way |
 //! | `input-required` / `auth-required` | the request exists with the same prompt |
 //! | `input-received` / `auth-completed` | the request was answered at the same time |
@@ -84,12 +84,19 @@ impl Store {
                             .zip(at)
                             .is_some_and(|(end, at)| at < end)
                     };
+                    // At the same time as the latest: a replay only when it says the same (a
+                    // server with second-granularity times sends several updates a second).
+                    let same = tool.progress == e.progress.clamp(0.0, 1.0)
+                        && tool.message.as_deref() == e.message.as_deref();
                     (tool.state != ToolState::Running && before(tool.ended_at.as_deref()))
                         || self
                             .tool_progress_ms
                             .get(&*e.tool_call_id)
                             .zip(at)
-                            .is_some_and(|(last, at)| at.max(0) as u64 <= *last)
+                            .is_some_and(|(last, at)| {
+                                let at = at.max(0) as u64;
+                                at < *last || (at == *last && same)
+                            })
                 })
             }
             AgentEvent::ToolComplete(e) => self.tool_view(&e.tool_call_id).is_some_and(|tool| {
