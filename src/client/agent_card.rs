@@ -15,7 +15,7 @@
 //!
 //! A relative interface URL is resolved against the card's own URL by the caller.
 
-use crate::dialects::a2a::request_v1::Binding;
+use crate::dialects::a2a::request_v1::{segment, Binding};
 use crate::dialects::a2a::Version;
 use crate::json::{parse, Value};
 
@@ -74,7 +74,7 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
         let iface = Interface {
             url: match (tenant, b) {
                 (Some(t), Binding::HttpJson) => {
-                    format!("{}/{}", url.trim_end_matches('/'), encode(t))
+                    format!("{}/{}", url.trim_end_matches('/'), segment(t))
                 }
                 _ => url.to_owned(),
             },
@@ -146,19 +146,6 @@ pub fn pick(card: &str, prefer: Option<Binding>) -> Result<Interface, String> {
             }
         )
     })
-}
-
-/// Percent-encodes a path segment (as `encodeURIComponent`).
-fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -434,7 +434,10 @@ pub(crate) async fn cancel(cx: &Cx<'_>, task: &str) -> Result<Value, V1Error> {
     let deadline = tokio::time::Instant::now() + CANCEL_WAIT;
     loop {
         rx.borrow_and_update();
-        if run.task_terminal(&canonical) == Some(true) || run.status().1 {
+        // Until the cancel is in the run's log (what the answer is folded from), not only in
+        // its interaction state: under load the two are apart for a moment.
+        let logged = enc::is_terminal(fold_now(&run, &full).state());
+        if logged || (run.status().1 && run.task_terminal(&canonical) != Some(false)) {
             break;
         }
         tokio::select! {

@@ -13,28 +13,8 @@
 use super::Shared;
 use crate::dialects::{respond, Dialect};
 use crate::json::parse;
-use std::cell::Cell;
 
-/// Unacknowledged events after which `user.ack` is sent without waiting for the timer.
-pub const ACK_EVERY: u64 = 64;
-
-/// One socket's handshake state.
-pub struct Hello {
-    /// `user.create_session` / `user.reconnect` went out on this socket.
-    pub sent: Cell<bool>,
-    /// The first socket of the client (later ones reconnect).
-    pub first: bool,
-}
-
-impl Hello {
-    /// The state of a new socket.
-    pub fn new(first: bool) -> Hello {
-        Hello {
-            sent: Cell::new(false),
-            first,
-        }
-    }
-}
+pub use super::websocket::{Hello, ACK_EVERY};
 
 /// `true` when the stream is (or may turn out to be) MyAgent.
 pub fn may_be_myagent(sh: &Shared) -> bool {

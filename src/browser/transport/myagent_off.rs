@@ -3,28 +3,8 @@
 //! [`myagent`](super), doing nothing).
 
 use super::Shared;
-use std::cell::Cell;
 
-/// Unacknowledged events after which `user.ack` would be sent.
-pub const ACK_EVERY: u64 = 64;
-
-/// One socket's handshake state.
-pub struct Hello {
-    /// Unused here.
-    pub sent: Cell<bool>,
-    /// The first socket of the client.
-    pub first: bool,
-}
-
-impl Hello {
-    /// The state of a new socket.
-    pub fn new(first: bool) -> Hello {
-        Hello {
-            sent: Cell::new(false),
-            first,
-        }
-    }
-}
+pub use super::websocket::{Hello, ACK_EVERY};
 
 /// Never MyAgent in this build.
 pub fn may_be_myagent(_sh: &Shared) -> bool {

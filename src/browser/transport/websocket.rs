@@ -8,7 +8,7 @@
 //! [`MAX_QUEUED_FRAMES`]) and go out once the next socket is open (for MyAgent, right after its
 //! `user.reconnect`); when the connection ends first they are rejected with `closed`.
 
-use super::myagent::{self, Hello, ACK_EVERY};
+use super::myagent;
 use super::rpc::{Call, Req};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::error::js_error;
@@ -302,4 +302,25 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         reason,
         delivered: delivered.get() && progress(sh) != before,
     })
+}
+
+/// Unacknowledged events after which MyAgent's `user.ack` is sent without waiting for the timer.
+pub const ACK_EVERY: u64 = 64;
+
+/// One socket's handshake state.
+pub struct Hello {
+    /// `user.create_session` / `user.reconnect` went out on this socket.
+    pub sent: Cell<bool>,
+    /// The first socket of the client (later ones reconnect).
+    pub first: bool,
+}
+
+impl Hello {
+    /// The state of a new socket.
+    pub fn new(first: bool) -> Hello {
+        Hello {
+            sent: Cell::new(false),
+            first,
+        }
+    }
 }

@@ -64,7 +64,8 @@ pub fn message(m: &UserMessage<'_>) -> String {
     o.finish()
 }
 
-fn rpc(id: u64, method: &str, params: &str) -> String {
+/// A JSON-RPC 2.0 request (v0.3 and v1.0 alike).
+pub(super) fn rpc(id: u64, method: &str, params: &str) -> String {
     let mut o = Obj::new();
     o.str("jsonrpc", "2.0")
         .num("id", id as f64)

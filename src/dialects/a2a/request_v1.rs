@@ -15,7 +15,7 @@
 //! message is `{messageId, role: "ROLE_USER", parts, contextId?, taskId?, metadata?}` with
 //! v1.0 parts (`{text}`, `{data}`: any JSON value).
 
-use super::request::UserMessage;
+use super::request::{rpc, UserMessage};
 use crate::dialects::emit::Obj;
 
 /// The header that names the protocol version of a request.
@@ -97,15 +97,6 @@ pub fn message(m: &UserMessage<'_>) -> String {
     o.finish()
 }
 
-fn rpc(id: u64, method: &str, params: &str) -> String {
-    let mut o = Obj::new();
-    o.str("jsonrpc", "2.0")
-        .num("id", id as f64)
-        .str("method", method)
-        .raw("params", params);
-    o.finish()
-}
-
 fn id_params(tenant: Option<&str>, task_id: &str) -> String {
     let mut p = Obj::new();
     p.opt_str("tenant", tenant).str("id", task_id);
@@ -113,7 +104,7 @@ fn id_params(tenant: Option<&str>, task_id: &str) -> String {
 }
 
 /// Percent-encodes a path segment (as `encodeURIComponent`).
-fn segment(s: &str) -> String {
+pub(crate) fn segment(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
