@@ -314,18 +314,7 @@ pub fn answer_with_reason(
             let a = dec
                 .a2a()
                 .ok_or(RespondError::Unsupported("not an a2a stream"))?;
-            let m = a2a::request::UserMessage {
-                message_id: &mid,
-                text: value.as_str(),
-                data: if value.as_str().is_some() {
-                    None
-                } else {
-                    Some(value)
-                },
-                context_id: Some(&ctx),
-                task_id: Some(&task),
-                metadata: None,
-            };
+            let m = a2a::request::UserMessage::answer(&mid, &task, &ctx, value);
             Ok(a2a_request(a, A2aCall::Send(&m)))
         }
         #[cfg(feature = "acp")]

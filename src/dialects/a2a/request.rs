@@ -117,17 +117,32 @@ pub fn answer_message(
     context_id: &str,
     value: &Value<'_>,
 ) -> String {
-    let m = UserMessage {
-        message_id,
-        text: value.as_str(),
-        data: if value.as_str().is_some() {
-            None
-        } else {
-            Some(value)
-        },
-        context_id: Some(context_id),
-        task_id: Some(task_id),
-        metadata: None,
-    };
-    message_stream(id, &m)
+    message_stream(
+        id,
+        &UserMessage::answer(message_id, task_id, context_id, value),
+    )
+}
+
+impl<'a> UserMessage<'a> {
+    /// The message that answers an input (or auth) request of task `task_id` (both versions): a
+    /// string value is a text part, anything else a data part.
+    pub fn answer(
+        message_id: &'a str,
+        task_id: &'a str,
+        context_id: &'a str,
+        value: &'a Value<'a>,
+    ) -> UserMessage<'a> {
+        UserMessage {
+            message_id,
+            text: value.as_str(),
+            data: if value.as_str().is_some() {
+                None
+            } else {
+                Some(value)
+            },
+            context_id: Some(context_id),
+            task_id: Some(task_id),
+            metadata: None,
+        }
+    }
 }
