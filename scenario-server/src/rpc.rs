@@ -282,7 +282,14 @@ async fn cancel(app: &App, call: &Call, task: &str) -> Response<RespBody> {
     let deadline = tokio::time::Instant::now() + CANCEL_WAIT;
     loop {
         rx.borrow_and_update();
-        if run.task_terminal(&canonical) == Some(true) || run.status().1 {
+        // Until the canceled status is in the run's log (what the answer is read from), not
+        // only in its interaction state: under load the two are apart for a moment, and a Task
+        // answered from the log before it would say the task still waits.
+        let logged = matches!(
+            a2a_state(&run, &canonical).0,
+            "canceled" | "completed" | "failed" | "rejected"
+        );
+        if logged || (run.status().1 && run.task_terminal(&canonical) != Some(false)) {
             break;
         }
         tokio::select! {
