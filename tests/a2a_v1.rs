@@ -483,5 +483,15 @@ fn a_refused_subscribe_then_get_task_ends_the_task_as_the_server_did() {
             "{binding:?}: {}",
             s.store().state_json()
         );
+        // The refusal is how the server says the task ended: a warning that keeps its reason,
+        // not an error a UI would show as a failure.
+        let diags: Vec<(String, String)> = s
+            .store()
+            .diagnostics()
+            .map(|d| (format!("{:?}", d.severity), d.message.clone()))
+            .collect();
+        assert_eq!(diags.len(), 1, "{binding:?}: {diags:?}");
+        assert_eq!(diags[0].0, "Warning", "{binding:?}: {diags:?}");
+        assert!(diags[0].1.contains("UNSUPPORTED_OPERATION"), "{diags:?}");
     }
 }

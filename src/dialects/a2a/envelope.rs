@@ -239,11 +239,18 @@ impl A2aDecoder {
                     .is_some_and(|x| !x.state.is_some_and(TaskState::is_terminal))
         });
         let Some(task_id) = task else {
-            sink.error(
-                DiagCode::RpcError,
-                format!("{text} (nothing applied)"),
-                path,
-            );
+            // A subscription refused because its task ended while the client was away is the
+            // normal way a v1.0 server says so (the client reads the task next): a warning,
+            // not an error a UI would show as a failure.
+            let ended_meanwhile = refused
+                && method == Some("SubscribeToTask")
+                && reason == Some("UNSUPPORTED_OPERATION");
+            let msg = format!("{text} (nothing applied)");
+            if ended_meanwhile {
+                sink.warn(DiagCode::RpcError, msg, path);
+            } else {
+                sink.error(DiagCode::RpcError, msg, path);
+            }
             return;
         };
         sink.task = Some(task_id.clone());
