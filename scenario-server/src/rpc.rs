@@ -154,17 +154,22 @@ fn param_str<'a>(call: &'a Call, k: &str) -> Result<&'a str, Fail> {
 }
 
 /// The run of dialect task id `task` (`<taskId>@<runId>`; a bare canonical task id means the
-/// latest run that has it) and the canonical task id, or a TaskNotFoundError.
-fn run_of(app: &App, call: &Call, task: &str) -> Result<(Arc<Run>, String), Fail> {
-    let found = match crate::dialects::split_task_id(task) {
+/// latest run that has it) and the canonical task id (A2A v0.3, A2A v1.0, A2A-ACP alike).
+pub(crate) fn find_run(app: &App, task: &str) -> Option<(Arc<Run>, String)> {
+    match crate::dialects::split_task_id(task) {
         Some((t, r)) => app
             .runs
             .get(r)
             .filter(|run| run.has_task(t))
             .map(|run| (run, t.to_owned())),
         None => app.runs.by_task(task).map(|run| (run, task.to_owned())),
-    };
-    found.ok_or_else(|| Fail::new(&call.id, TASK_NOT_FOUND, format!("task {task:?} not found")))
+    }
+}
+
+/// [`find_run`], or a TaskNotFoundError.
+fn run_of(app: &App, call: &Call, task: &str) -> Result<(Arc<Run>, String), Fail> {
+    find_run(app, task)
+        .ok_or_else(|| Fail::new(&call.id, TASK_NOT_FOUND, format!("task {task:?} not found")))
 }
 
 /// The value a user message (A2A `parts`) answers an input with: the first data part's data

@@ -244,32 +244,29 @@ impl AcpDecoder {
         self.close_open_input_as(cx, true, sink);
     }
 
+    /// Forgets the task's open input request (and its permission options); its id.
+    fn take_open_input(&mut self, cx: &Cx<'_>) -> Option<String> {
+        let id = self.tasks.get_mut(cx.task)?.open_input.take()?;
+        self.permissions.remove(&id);
+        Some(id)
+    }
+
     /// A new question of the task while one is open: nothing says the open one was answered
     /// (the agent asked again, or asked something else), so it expires: closed, not answered.
     /// No diagnostic: a server may legitimately move on to another question.
     fn supersede_open_input(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
-        let Some(id) = self
-            .tasks
-            .get_mut(cx.task)
-            .and_then(|t| t.open_input.take())
-        else {
+        let Some(id) = self.take_open_input(cx) else {
             return;
         };
-        self.permissions.remove(&id);
         sink.step(super::emit::Step::ExpireInput(id));
     }
 
     /// Closes the task's open input request; `answered: false` (the task ended failed or
     /// canceled while waiting) infers no answer: the request expires with its task.
     fn close_open_input_as(&mut self, cx: &Cx<'_>, answered: bool, sink: &mut Sink<'_>) {
-        let Some(id) = self
-            .tasks
-            .get_mut(cx.task)
-            .and_then(|t| t.open_input.take())
-        else {
+        let Some(id) = self.take_open_input(cx) else {
             return;
         };
-        self.permissions.remove(&id);
         if !answered {
             return;
         }

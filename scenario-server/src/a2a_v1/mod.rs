@@ -228,15 +228,8 @@ impl Cx<'_> {
 /// The run of v1.0 task id `task` (`<taskId>@<runId>`, or a bare canonical id: the latest run
 /// that has it), its canonical task id and its full dialect task id.
 fn find(app: &App, task: &str) -> Result<(Arc<Run>, String, String), V1Error> {
-    let found = match dialects::split_task_id(task) {
-        Some((t, r)) => app
-            .runs
-            .get(r)
-            .filter(|run| run.has_task(t))
-            .map(|run| (run, t.to_owned())),
-        None => app.runs.by_task(task).map(|run| (run, task.to_owned())),
-    };
-    let (run, canonical) = found.ok_or_else(|| V1Error::not_found(task))?;
+    let (run, canonical) =
+        crate::rpc::find_run(app, task).ok_or_else(|| V1Error::not_found(task))?;
     let full = dialects::task_id(&canonical, &run.spec.id);
     Ok((run, canonical, full))
 }

@@ -34,27 +34,47 @@ pub fn message(m: &UserMessage<'_>) -> String {
     o.str("kind", "message")
         .str("role", "user")
         .str("messageId", m.message_id);
+    finish_message(
+        o,
+        m,
+        &|t| {
+            let mut p = Obj::new();
+            p.str("kind", "text").str("text", t);
+            p.finish()
+        },
+        &|d| {
+            let mut p = Obj::new();
+            p.str("kind", "data");
+            match d {
+                Value::Object(_) => p.value("data", d),
+                other => {
+                    let mut w = Obj::new();
+                    w.value("value", other);
+                    p.obj("data", w)
+                }
+            };
+            p.finish()
+        },
+    )
+}
+
+/// The rest of a message object after its head (both versions): `parts` (the text part, then
+/// the data part, each written the version's way), `contextId`, `taskId`, `metadata`.
+pub(super) fn finish_message(
+    mut o: Obj,
+    m: &UserMessage<'_>,
+    text_part: &dyn Fn(&str) -> String,
+    data_part: &dyn Fn(&Value<'_>) -> String,
+) -> String {
     let mut parts = String::from("[");
     if let Some(t) = m.text {
-        let mut p = Obj::new();
-        p.str("kind", "text").str("text", t);
-        parts.push_str(&p.finish());
+        parts.push_str(&text_part(t));
     }
     if let Some(d) = m.data {
         if parts.len() > 1 {
             parts.push(',');
         }
-        let mut p = Obj::new();
-        p.str("kind", "data");
-        match d {
-            Value::Object(_) => p.value("data", d),
-            other => {
-                let mut w = Obj::new();
-                w.value("value", other);
-                p.obj("data", w)
-            }
-        };
-        parts.push_str(&p.finish());
+        parts.push_str(&data_part(d));
     }
     parts.push(']');
     o.raw("parts", &parts)

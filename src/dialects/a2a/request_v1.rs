@@ -15,7 +15,7 @@
 //! message is `{messageId, role: "ROLE_USER", parts, contextId?, taskId?, metadata?}` with
 //! v1.0 parts (`{text}`, `{data}`: any JSON value).
 
-use super::request::{rpc, UserMessage};
+use super::request::{finish_message, rpc, UserMessage};
 use crate::dialects::emit::Obj;
 
 /// The header that names the protocol version of a request.
@@ -75,26 +75,20 @@ pub struct Request {
 pub fn message(m: &UserMessage<'_>) -> String {
     let mut o = Obj::new();
     o.str("messageId", m.message_id).str("role", "ROLE_USER");
-    let mut parts = String::from("[");
-    if let Some(t) = m.text {
-        let mut p = Obj::new();
-        p.str("text", t);
-        parts.push_str(&p.finish());
-    }
-    if let Some(d) = m.data {
-        if parts.len() > 1 {
-            parts.push(',');
-        }
-        let mut p = Obj::new();
-        p.value("data", d);
-        parts.push_str(&p.finish());
-    }
-    parts.push(']');
-    o.raw("parts", &parts)
-        .opt_str("contextId", m.context_id)
-        .opt_str("taskId", m.task_id)
-        .opt_value("metadata", m.metadata);
-    o.finish()
+    finish_message(
+        o,
+        m,
+        &|t| {
+            let mut p = Obj::new();
+            p.str("text", t);
+            p.finish()
+        },
+        &|d| {
+            let mut p = Obj::new();
+            p.value("data", d);
+            p.finish()
+        },
+    )
 }
 
 fn id_params(tenant: Option<&str>, task_id: &str) -> String {
