@@ -47,7 +47,12 @@
 //!   produced, or earlier patches kept).
 //! - No input makes it panic.
 
+mod pointer;
+
 use super::{Quoted, Value, MAX_DEPTH};
+use pointer::{
+    array_index, item_index, key_position, locate, locate_mut, parse_pointer, Miss, Tokens,
+};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -273,125 +278,6 @@ enum Kind {
     Move,
     Copy,
     Test,
-}
-
-/// Why a pointer does not resolve (turned into a [`PatchError`] with the operation's details).
-enum Miss {
-    NotFound,
-    BadIndex,
-}
-
-/// A parsed pointer: its tokens, unescaped (borrowed when they hold no `~`).
-type Tokens<'s> = Vec<Cow<'s, str>>;
-
-/// The tokens of `pointer`, or `None` when it is not a JSON Pointer.
-fn parse_pointer(pointer: &str) -> Option<Tokens<'_>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .map(unescape)
-        .collect()
-}
-
-fn unescape(token: &str) -> Option<Cow<'_, str>> {
-    if !token.contains('~') {
-        return Some(Cow::Borrowed(token));
-    }
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        if c == '~' {
-            match chars.next() {
-                Some('0') => out.push('~'),
-                Some('1') => out.push('/'),
-                _ => return None,
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Some(Cow::Owned(out))
-}
-
-/// `token` as an array index: decimal digits, no leading zero (but `0`), no overflow.
-fn array_index(token: &str) -> Option<usize> {
-    let bytes = token.as_bytes();
-    if bytes.is_empty() || (bytes.len() > 1 && bytes.first() == Some(&b'0')) {
-        return None;
-    }
-    let mut n: usize = 0;
-    for &b in bytes {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n.checked_mul(10)?.checked_add(usize::from(b - b'0'))?;
-    }
-    Some(n)
-}
-
-/// The position of `key` among `entries` as lookups see it (the last one).
-fn key_position<V>(entries: &[(Cow<'_, str>, V)], key: &str) -> Option<usize> {
-    entries.iter().rposition(|(k, _)| k == key)
-}
-
-/// The value at `tokens`, read-only.
-fn locate<'d, 'a>(doc: &'d Value<'a>, tokens: &[Cow<'_, str>]) -> Result<&'d Value<'a>, Miss> {
-    let mut cur = doc;
-    for token in tokens {
-        cur = match cur {
-            Value::Object(entries) => key_position(entries, token)
-                .and_then(|at| entries.get(at))
-                .map(|(_, v)| v)
-                .ok_or(Miss::NotFound)?,
-            Value::Array(items) => items
-                .get(item_index(token, items.len())?)
-                .ok_or(Miss::NotFound)?,
-            _ => return Err(Miss::NotFound),
-        };
-    }
-    Ok(cur)
-}
-
-/// The index of an existing element of an array of `len` items named by `token`.
-fn item_index(token: &str, len: usize) -> Result<usize, Miss> {
-    if token == "-" {
-        return Err(Miss::NotFound);
-    }
-    let at = array_index(token).ok_or(Miss::BadIndex)?;
-    if at < len {
-        Ok(at)
-    } else {
-        Err(Miss::NotFound)
-    }
-}
-
-/// The value at `tokens`, for change; the positions passed through are pushed onto `trail`
-/// (on error `trail` may hold some of them: the caller truncates it).
-fn locate_mut<'d, 'a>(
-    doc: &'d mut Value<'a>,
-    tokens: &[Cow<'_, str>],
-    trail: &mut Vec<usize>,
-) -> Result<&'d mut Value<'a>, Miss> {
-    let mut cur = doc;
-    for token in tokens {
-        cur = match cur {
-            Value::Object(entries) => {
-                let at = key_position(entries, token).ok_or(Miss::NotFound)?;
-                trail.push(at);
-                entries.get_mut(at).map(|(_, v)| v).ok_or(Miss::NotFound)?
-            }
-            Value::Array(items) => {
-                let at = item_index(token, items.len())?;
-                trail.push(at);
-                items.get_mut(at).ok_or(Miss::NotFound)?
-            }
-            _ => return Err(Miss::NotFound),
-        };
-    }
-    Ok(cur)
 }
 
 /// Whether `v` nests at most `budget` levels (containers count one each). Recursion stops at
