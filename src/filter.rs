@@ -102,7 +102,18 @@ pub fn event_scope<'e>(ev: &'e AgentEvent<'_>) -> (Option<&'e str>, Option<&'e s
         ThoughtStream,
         InternalThoughtProcess,
         InternalLlmCall,
-        InternalCheckpoint
+        InternalCheckpoint,
+        MessageStart,
+        MessageDelta,
+        MessageEnd,
+        MessagePut,
+        MessagesSnapshot,
+        MessagePatch,
+        ToolArgsDelta,
+        ToolArgsEnd,
+        EncryptedValue,
+        StateSnapshot,
+        StateDelta
     )
 }
 

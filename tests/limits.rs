@@ -269,6 +269,24 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            name: "conversation messages per task",
+            limit: ("maxMessagesPerTask", 2),
+            stream: (0..4)
+                .map(|i| ev("message-start", "t1", &format!("\"messageId\":\"m{i}\",\"role\":\"assistant\"")))
+                .chain([ev("message-delta", "t1", "\"messageId\":\"m3\",\"delta\":\"lost\"")])
+                .collect(),
+            code: "limit-exceeded",
+            times: 1,
+            check: |s| {
+                let ids: Vec<&str> = s
+                    .task("t1")
+                    .map(|t| t.messages.iter().map(|m| m.id.as_str()).collect())
+                    .unwrap_or_default();
+                assert_eq!(ids, ["m0", "m1"]);
+                assert_eq!(s.task("t1").map(|t| t.content.as_str()), Some(""));
+            },
+        },
+        Case {
             name: "status history per task",
             limit: ("maxHistoryPerTask", 2),
             stream: ["working", "waiting-input", "working", "waiting-auth", "completed"]

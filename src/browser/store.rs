@@ -58,6 +58,8 @@ export interface AgentStoreOptions {
     maxToolsPerTask?: number;
     /** Input plus auth requests kept per task (later ones are ignored). Default 1,000. */
     maxRequestsPerTask?: number;
+    /** Conversation messages kept per task (later ones are ignored). Default 10,000. */
+    maxMessagesPerTask?: number;
     /** Diagnostics kept. Default 1,000. */
     maxDiagnostics?: number;
     /** Raw events kept in the debug ring (0 = off). Default 0. */
@@ -269,6 +271,7 @@ pub(crate) fn read_options(options: &JsValue) -> Result<StoreOptions, JsValue> {
     set!(l.max_history_per_task, "maxHistoryPerTask");
     set!(l.max_tools_per_task, "maxToolsPerTask");
     set!(l.max_requests_per_task, "maxRequestsPerTask");
+    set!(l.max_messages_per_task, "maxMessagesPerTask");
     set!(l.max_diagnostics, "maxDiagnostics");
     set!(l.raw_log_events, "rawLogEvents");
     set!(l.dedupe_window, "dedupeWindow");

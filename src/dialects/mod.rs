@@ -7,6 +7,7 @@
 //! | `acp` | 002 | SSE / WebSocket / webhook notifications | [`acp`] |
 //! | `unified` | 003 | SSE / WebSocket | [`unified`] |
 //! | `myagent` | 004 | WebSocket text frames (`seq`, `user.*` sent back) | [`myagent`] |
+//! | `ag-ui` | — | SSE `data:` lines, `{"type":"RUN_STARTED",…}` (AG-UI 1.0) | `ag_ui` |
 //!
 //! A [`DialectDecoder`] turns one dialect event (the `data` of an SSE event, or a WebSocket
 //! text frame) into [`Step`]s: canonical events as JSON text, which the session decodes and
@@ -27,7 +28,8 @@
         feature = "a2a",
         feature = "acp",
         feature = "unified",
-        feature = "myagent"
+        feature = "myagent",
+        feature = "ag-ui"
     )),
     allow(dead_code)
 )]
@@ -36,6 +38,8 @@
 pub mod a2a;
 #[cfg(feature = "acp")]
 pub mod acp;
+#[cfg(feature = "ag-ui")]
+pub mod ag_ui;
 mod detect;
 mod emit;
 pub mod jsonrpc;
@@ -75,6 +79,9 @@ pub enum Dialect {
     /// MyAgent WebSocket payloads: `plan.*`, `solver.*`, `agent.*`, `system.*`, `error.*` (seed 004).
     #[serde(rename = "myagent")]
     MyAgent,
+    /// AG-UI 1.0: `RUN_STARTED`, `TEXT_MESSAGE_*`, `TOOL_CALL_*`, `STATE_*`, ... (`@ag-ui/core`).
+    #[serde(rename = "ag-ui")]
+    AgUi,
 }
 
 impl Dialect {
@@ -85,6 +92,7 @@ impl Dialect {
         Dialect::Acp,
         Dialect::Unified,
         Dialect::MyAgent,
+        Dialect::AgUi,
     ];
 
     /// The name used in options, the CLI and `metadata` namespaces.
@@ -95,6 +103,7 @@ impl Dialect {
             Dialect::Acp => "acp",
             Dialect::Unified => "unified",
             Dialect::MyAgent => "myagent",
+            Dialect::AgUi => "ag-ui",
         }
     }
 
@@ -112,6 +121,7 @@ impl Dialect {
             Dialect::Acp => cfg!(feature = "acp"),
             Dialect::Unified => cfg!(feature = "unified"),
             Dialect::MyAgent => cfg!(feature = "myagent"),
+            Dialect::AgUi => cfg!(feature = "ag-ui"),
         }
     }
 
@@ -170,6 +180,8 @@ enum Active {
     Unified(Box<unified::UnifiedDecoder>),
     #[cfg(feature = "myagent")]
     MyAgent(Box<myagent::MyAgentDecoder>),
+    #[cfg(feature = "ag-ui")]
+    AgUi(Box<ag_ui::AgUiDecoder>),
     /// A dialect this build leaves out (its cargo feature is off): its events are refused.
     Missing(Dialect),
 }
@@ -216,6 +228,8 @@ impl DialectDecoder {
             Active::Unified(_) => Dialect::Unified,
             #[cfg(feature = "myagent")]
             Active::MyAgent(_) => Dialect::MyAgent,
+            #[cfg(feature = "ag-ui")]
+            Active::AgUi(_) => Dialect::AgUi,
             Active::Missing(d) => *d,
         })
     }
@@ -237,6 +251,8 @@ impl DialectDecoder {
             Dialect::Unified => Active::Unified(Box::default()),
             #[cfg(feature = "myagent")]
             Dialect::MyAgent => Active::MyAgent(Box::default()),
+            #[cfg(feature = "ag-ui")]
+            Dialect::AgUi => Active::AgUi(Box::default()),
             #[allow(unreachable_patterns)]
             missing => Active::Missing(missing),
         });
@@ -265,6 +281,15 @@ impl DialectDecoder {
     pub fn myagent(&mut self) -> Option<&mut myagent::MyAgentDecoder> {
         match self.active.as_mut()? {
             Active::MyAgent(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The AG-UI state (thread, run, interrupts), when the dialect is `ag-ui`.
+    #[cfg(feature = "ag-ui")]
+    pub fn ag_ui(&mut self) -> Option<&mut ag_ui::AgUiDecoder> {
+        match self.active.as_mut()? {
+            Active::AgUi(d) => Some(d),
             _ => None,
         }
     }
@@ -328,7 +353,14 @@ impl DialectDecoder {
             return Route::Translated;
         }
         if let (Some(shape), Some(active)) = (shape, self.dialect()) {
-            if shape != active && shape != Dialect::Canonical {
+            // An AG-UI stream may carry event types it does not know yet, with any members.
+            let future_ag_ui = active == Dialect::AgUi
+                && value.get("type").and_then(Value::as_str).is_some_and(|t| {
+                    !t.is_empty()
+                        && t.bytes()
+                            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                });
+            if shape != active && shape != Dialect::Canonical && !future_ag_ui {
                 let msg = format!(
                     "event looks like {} but the stream is {}: not applied",
                     shape.as_str(),
@@ -349,6 +381,8 @@ impl DialectDecoder {
             Some(Active::Unified(d)) => d.decode(&value, clock, &mut sink),
             #[cfg(feature = "myagent")]
             Some(Active::MyAgent(d)) => d.decode(&value, clock, &mut sink),
+            #[cfg(feature = "ag-ui")]
+            Some(Active::AgUi(d)) => d.decode(&value, clock, &mut sink),
             Some(Active::Missing(d)) => {
                 let msg = format!(
                     "this build reads no {} events (its cargo feature is off): not applied",

@@ -349,6 +349,17 @@ fn timestamp_of<'e>(ev: &'e AgentEvent<'_>) -> Option<&'e str> {
         AgentEvent::InternalCheckpoint(e) => &e.timestamp,
         AgentEvent::InternalToolStart(e) => &e.timestamp,
         AgentEvent::InternalToolComplete(e) => &e.timestamp,
+        AgentEvent::MessageStart(e) => &e.timestamp,
+        AgentEvent::MessageDelta(e) => &e.timestamp,
+        AgentEvent::MessageEnd(e) => &e.timestamp,
+        AgentEvent::MessagePut(e) => &e.timestamp,
+        AgentEvent::MessagesSnapshot(e) => &e.timestamp,
+        AgentEvent::MessagePatch(e) => &e.timestamp,
+        AgentEvent::ToolArgsDelta(e) => &e.timestamp,
+        AgentEvent::ToolArgsEnd(e) => &e.timestamp,
+        AgentEvent::EncryptedValue(e) => &e.timestamp,
+        AgentEvent::StateSnapshot(e) => &e.timestamp,
+        AgentEvent::StateDelta(e) => &e.timestamp,
         AgentEvent::Unknown(_) => return None,
     })
 }

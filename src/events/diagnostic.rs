@@ -96,6 +96,16 @@ diag_codes! {
     AgentError = "agent-error",
     /// Sequence numbers jumped: events in between never arrived (MyAgent `seq`).
     SequenceGap = "sequence-gap",
+    /// Text or an end for a message that was never started (or already ended).
+    MessageNotStarted = "message-not-started",
+    /// A JSON Patch operation failed (a failed `test`, a path that does not resolve): the
+    /// whole patch was not applied.
+    PatchFailed = "patch-failed",
+    /// An event the protocol does not allow at this point of the run (AG-UI's order rules:
+    /// nothing after the run finished, a second start while one is open, ...).
+    OutOfOrder = "out-of-order",
+    /// The server answered in a framing this build does not read (AG-UI's protobuf).
+    UnsupportedFraming = "unsupported-framing",
 }
 
 /// How bad a diagnostic is.

@@ -6,6 +6,7 @@
 
 pub mod decode;
 mod diagnostic;
+mod enums;
 mod fast;
 pub(crate) mod field;
 mod macros;

@@ -3,128 +3,11 @@
 //! Field names and optionality follow the protocol document; TypeScript declarations are
 //! generated from these definitions (see `tests/ts_decl.rs`).
 
-use super::field::{str_enum, JsonObject};
+pub use super::enums::*;
+use super::field::JsonObject;
 use super::macros::canonical_events;
 use crate::json::Value;
 use std::borrow::Cow;
-
-str_enum! {
-    /// A task's lifecycle state.
-    TaskStatus {
-        /// The agent is processing.
-        Working = "working",
-        /// Waiting for input (user or coordinator).
-        WaitingInput = "waiting-input",
-        /// Waiting for authentication.
-        WaitingAuth = "waiting-auth",
-        /// Waiting for a subtask.
-        WaitingSubtask = "waiting-subtask",
-        /// Finished successfully (terminal).
-        Completed = "completed",
-        /// Failed (terminal).
-        Failed = "failed",
-        /// Canceled by the user or system (terminal).
-        Canceled = "canceled",
-    }
-}
-
-impl TaskStatus {
-    /// Completed, failed and canceled are terminal: no further content may follow.
-    pub fn is_terminal(self) -> bool {
-        matches!(
-            self,
-            TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Canceled
-        )
-    }
-}
-
-str_enum! {
-    /// Who started a task.
-    Initiator { /// A user message.
-    User = "user", /// An agent (sub-agent invocation).
-    Agent = "agent", }
-}
-
-str_enum! {
-    /// What kind of input an `input-required` asks for.
-    InputType {
-        /// Run a client-side tool.
-        ToolExecution = "tool-execution",
-        /// Yes/no approval.
-        Confirmation = "confirmation",
-        /// Free-text clarification.
-        Clarification = "clarification",
-        /// Pick one of `options`.
-        Selection = "selection",
-        /// Anything else (see `schema`).
-        Custom = "custom",
-    }
-}
-
-str_enum! {
-    /// Who answered an input request.
-    ProvidedBy { /// The user.
-    User = "user", /// An agent (coordinator).
-    Agent = "agent", }
-}
-
-str_enum! {
-    /// The authentication mechanism requested.
-    AuthType {
-        /// OAuth 2 redirect flow.
-        Oauth2 = "oauth2",
-        /// An API key.
-        ApiKey = "api-key",
-        /// A password.
-        Password = "password",
-        /// A biometric check.
-        Biometric = "biometric",
-        /// Anything else.
-        Custom = "custom",
-    }
-}
-
-str_enum! {
-    /// How a file artifact's `data` chunks are encoded.
-    Encoding { /// Text.
-    Utf8 = "utf-8", /// Binary, base64.
-    Base64 = "base64", }
-}
-
-str_enum! {
-    /// The category of a thought.
-    ThoughtType {
-        /// Planning next steps.
-        Planning = "planning",
-        /// Reasoning about information.
-        Reasoning = "reasoning",
-        /// Reflecting on progress.
-        Reflection = "reflection",
-        /// Making a decision.
-        Decision = "decision",
-        /// Noticing something.
-        Observation = "observation",
-        /// Adjusting strategy.
-        Strategy = "strategy",
-    }
-}
-
-str_enum! {
-    /// Granularity of a thought; ordered brief < normal < detailed.
-    Verbosity { /// High-level summary.
-    Brief = "brief", /// Standard reasoning.
-    Normal = "normal", /// Comprehensive reasoning.
-    Detailed = "detailed", }
-}
-
-str_enum! {
-    /// Where in the agent loop an `internal:thought-process` was taken.
-    ThoughtStage { /// Before the LLM call.
-    PreLlm = "pre-llm", /// After the LLM call.
-    PostLlm = "post-llm", /// Before a tool.
-    PreTool = "pre-tool", /// After a tool.
-    PostTool = "post-tool", }
-}
 
 canonical_events! {
     /// A new task began (user message or sub-agent invocation).
@@ -492,6 +375,179 @@ canonical_events! {
         /// `confidence` (0..1), `alternatives`, `relatedTo`, and anything else.
         #[tsify(optional)]
         metadata: Option<JsonObject<'a>> = "metadata",
+    }
+
+    /// A conversation message begins (agentwire's message model: AG-UI, the AI SDK).
+    MessageStart = "message-start" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task (run) the message belongs to.
+        task_id: Cow<'a, str> = "taskId",
+        /// The message.
+        message_id: Cow<'a, str> = "messageId",
+        /// Who it is from.
+        role: MessageRole = "role",
+        /// The author's name.
+        #[tsify(optional)]
+        name: Option<Cow<'a, str>> = "name",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+        /// The protocol's own members (`metadata.agUi`, ...).
+        #[tsify(optional)]
+        metadata: Option<JsonObject<'a>> = "metadata",
+    }
+
+    /// Text appended to a message (an assistant message's text is also the task's answer).
+    MessageDelta = "message-delta" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The message.
+        message_id: Cow<'a, str> = "messageId",
+        /// Text to append.
+        delta: Cow<'a, str> = "delta",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// A message's text is complete.
+    MessageEnd = "message-end" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The message.
+        message_id: Cow<'a, str> = "messageId",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+        /// The protocol's own members.
+        #[tsify(optional)]
+        metadata: Option<JsonObject<'a>> = "metadata",
+    }
+
+    /// A whole message, added or merged into the one with its `id` (a tool result, an
+    /// activity, a message the client sent, an encrypted value).
+    MessagePut = "message-upsert" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// `{id, role, content, toolCalls?, toolCallId?, name?, error?, activityType?, encryptedValue?, metadata?}`
+        /// (AG-UI's message shape; `content` a string, an array of parts, or an activity's object).
+        #[tsify(type = "Record<string, unknown>")]
+        message: Value<'a> = "message",
+        /// Replace the content of an existing message with this id (default `true`); `false`
+        /// keeps an existing one untouched.
+        #[tsify(optional)]
+        replace: Option<bool> = "replace",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+        /// The protocol's own members.
+        #[tsify(optional)]
+        metadata: Option<JsonObject<'a>> = "metadata",
+    }
+
+    /// The task's messages are replaced: messages whose id is listed are updated in place,
+    /// the others removed, new ones appended in the snapshot's order.
+    MessagesSnapshot = "messages-snapshot" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The messages (each as in `message-upsert`).
+        #[tsify(type = "Record<string, unknown>[]")]
+        messages: Vec<Value<'a>> = "messages",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// An RFC 6902 JSON Patch applied to an activity message's `content` (atomic).
+    MessagePatch = "message-patch" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The message.
+        message_id: Cow<'a, str> = "messageId",
+        /// The operations.
+        #[tsify(type = "Record<string, unknown>[]")]
+        patch: Value<'a> = "patch",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// Text appended to a running tool call's arguments (partial JSON while it streams).
+    ToolArgsDelta = "tool-args-delta" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The tool call.
+        tool_call_id: Cow<'a, str> = "toolCallId",
+        /// Text to append.
+        delta: Cow<'a, str> = "delta",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// A tool call's arguments are complete: `arguments` when given, else the streamed text
+    /// parsed as JSON.
+    ToolArgsEnd = "tool-args-end" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The tool call.
+        tool_call_id: Cow<'a, str> = "toolCallId",
+        /// The final arguments.
+        #[tsify(optional, type = "unknown")]
+        arguments: Option<Value<'a>> = "arguments",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// An opaque encrypted value attached to a message or a tool call (kept, never read).
+    EncryptedValue = "encrypted-value" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// `message` or `tool-call`.
+        subtype: Cow<'a, str> = "subtype",
+        /// The message or tool call id.
+        entity_id: Cow<'a, str> = "entityId",
+        /// The value.
+        encrypted_value: Cow<'a, str> = "encryptedValue",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// The task's shared state document is replaced.
+    StateSnapshot = "state-snapshot" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task (run).
+        task_id: Cow<'a, str> = "taskId",
+        /// The document (any JSON).
+        #[tsify(type = "unknown")]
+        snapshot: Value<'a> = "snapshot",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// An RFC 6902 JSON Patch applied to the task's shared state (atomic: a failing operation
+    /// leaves the document as it was).
+    StateDelta = "state-delta" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task (run).
+        task_id: Cow<'a, str> = "taskId",
+        /// The operations.
+        #[tsify(type = "Record<string, unknown>[]")]
+        patch: Value<'a> = "patch",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
     }
 
     /// Internal (debug) reasoning of the agent loop; not shown to users by default.

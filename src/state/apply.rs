@@ -79,6 +79,17 @@ impl Store {
             AgentEvent::InternalCheckpoint(e) => _ = self.observe_time(&e.timestamp, meta),
             AgentEvent::InternalToolStart(e) => _ = self.observe_time(&e.timestamp, meta),
             AgentEvent::InternalToolComplete(e) => _ = self.observe_time(&e.timestamp, meta),
+            AgentEvent::MessageStart(e) => self.apply_message_start(e, meta),
+            AgentEvent::MessageDelta(e) => self.apply_message_delta(e, meta),
+            AgentEvent::MessageEnd(e) => self.apply_message_end(e, meta),
+            AgentEvent::MessagePut(e) => self.apply_message_put(e, meta),
+            AgentEvent::MessagesSnapshot(e) => self.apply_messages_snapshot(e, meta),
+            AgentEvent::MessagePatch(e) => self.apply_message_patch(e, meta),
+            AgentEvent::ToolArgsDelta(e) => self.apply_tool_args_delta(e, meta),
+            AgentEvent::ToolArgsEnd(e) => self.apply_tool_args_end(e, meta),
+            AgentEvent::EncryptedValue(e) => self.apply_encrypted_value(e, meta),
+            AgentEvent::StateSnapshot(e) => self.apply_state_snapshot(e, meta),
+            AgentEvent::StateDelta(e) => self.apply_state_delta(e, meta),
             AgentEvent::Unknown(_) => {}
         }
         // Applied: it changed the state, or it is a chunk admitted (applied, or held until its
@@ -199,7 +210,7 @@ impl Store {
         }
     }
 
-    fn touch(&mut self, t: usize) -> Option<&mut TaskSlot> {
+    pub(crate) fn touch(&mut self, t: usize) -> Option<&mut TaskSlot> {
         let v = self.bump();
         let slot = self.tasks.get_mut(t)?;
         slot.view.revision = v;
@@ -320,7 +331,7 @@ impl Store {
     }
 
     /// Reports and skips a content event for a task that already ended. Returns true if so.
-    fn reject_if_terminal(
+    pub(crate) fn reject_if_terminal(
         &mut self,
         t: usize,
         task_id: &str,
@@ -592,6 +603,11 @@ impl Store {
                 kind,
             );
         }
+    }
+
+    /// Appends to task `t`'s answer text (within `maxContentBytes`).
+    pub(crate) fn append_answer(&mut self, t: usize, delta: &str, meta: &EventMeta<'_>) {
+        self.append_content(t, delta, meta);
     }
 
     fn append_content(&mut self, t: usize, delta: &str, meta: &EventMeta<'_>) {
@@ -900,6 +916,11 @@ impl Store {
         tool.provider = meta_str(m, "provider");
         tool.concurrent = meta_bool(m, "concurrent");
         tool.started_at = Some(e.timestamp.to_string());
+        if let Some(mid) = meta_str(m, "messageId") {
+            if let Some(&(tt, k)) = self.tool_index.get(e.tool_call_id.as_ref()) {
+                self.link_tool_to_message(tt, k, &mid);
+            }
+        }
     }
 
     /// The tool for a progress/complete event, or a placeholder (with a diagnostic) when it

@@ -12,6 +12,7 @@ mod base64;
 mod chunks;
 mod dedupe;
 mod macros;
+pub mod messages;
 pub mod model;
 mod replay;
 mod reset;
@@ -53,6 +54,8 @@ pub struct Limits {
     pub max_tools_per_task: usize,
     /// Input plus auth requests kept per task (later ones are ignored). Default 1,000.
     pub max_requests_per_task: usize,
+    /// Conversation messages kept per task (later ones are ignored). Default 10,000.
+    pub max_messages_per_task: usize,
     /// Diagnostics kept (oldest dropped first; counts stay exact). Default 1,000.
     pub max_diagnostics: usize,
     /// Raw events kept in the debug ring (0 = off). Default 0.
@@ -74,6 +77,7 @@ impl Default for Limits {
             max_history_per_task: 1_000,
             max_tools_per_task: 10_000,
             max_requests_per_task: 1_000,
+            max_messages_per_task: 10_000,
             max_diagnostics: 1_000,
             raw_log_events: 0,
             dedupe_window: 65_536,
@@ -84,7 +88,7 @@ impl Default for Limits {
 impl Limits {
     /// The option names (as the JavaScript options spell them) in the order of
     /// [`Limits::values`].
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "maxTasks",
         "maxContentBytes",
         "maxArtifacts",
@@ -95,13 +99,14 @@ impl Limits {
         "maxHistoryPerTask",
         "maxToolsPerTask",
         "maxRequestsPerTask",
+        "maxMessagesPerTask",
         "maxDiagnostics",
         "rawLogEvents",
         "dedupeWindow",
     ];
 
     /// Every limit, in the order of [`Limits::NAMES`].
-    pub fn values(&self) -> [usize; 13] {
+    pub fn values(&self) -> [usize; 14] {
         [
             self.max_tasks,
             self.max_content_bytes,
@@ -113,6 +118,7 @@ impl Limits {
             self.max_history_per_task,
             self.max_tools_per_task,
             self.max_requests_per_task,
+            self.max_messages_per_task,
             self.max_diagnostics,
             self.raw_log_events,
             self.dedupe_window,
@@ -132,6 +138,7 @@ impl Limits {
             "maxHistoryPerTask" => &mut self.max_history_per_task,
             "maxToolsPerTask" => &mut self.max_tools_per_task,
             "maxRequestsPerTask" => &mut self.max_requests_per_task,
+            "maxMessagesPerTask" => &mut self.max_messages_per_task,
             "maxDiagnostics" => &mut self.max_diagnostics,
             "rawLogEvents" => &mut self.raw_log_events,
             "dedupeWindow" => &mut self.dedupe_window,
@@ -173,6 +180,11 @@ pub(crate) struct TaskSlot {
     pub tools_truncated: bool,
     pub requests_truncated: bool,
     pub artifacts_truncated: bool,
+    /// Message id → index in `view.messages`.
+    pub message_index: HashMap<String, usize>,
+    /// The message whose text the answer (`content`) is taking now.
+    pub answer_message: Option<usize>,
+    pub messages_truncated: bool,
     /// Placeholder created by a child or subtask-created before its own `task-created`.
     pub announced_only: bool,
     /// Fingerprints (time and content) of the latest `task-complete`s applied (a replay of one

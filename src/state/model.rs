@@ -87,6 +87,13 @@ view_struct! {
         /// Runs in parallel with other tools.
         #[tsify(optional)]
         pub concurrent: Option<bool> = "concurrent",
+        /// The arguments' JSON text as it streams (tool calls whose arguments arrive in
+        /// pieces: AG-UI, the AI SDK); `arguments` is set from it once they end.
+        #[tsify(optional)]
+        pub arguments_text: Option<String> = "argumentsText",
+        /// The message whose `toolCalls` hold this call.
+        #[tsify(optional)]
+        pub message_id: Option<String> = "messageId",
         /// running / succeeded / failed.
         pub state: ToolState = "state",
         /// 0..1 (1 once finished successfully).
@@ -282,6 +289,12 @@ view_struct! {
         pub inputs: Vec<InputRequest> = "inputs",
         /// Auth requests, in order.
         pub auths: Vec<AuthRequest> = "auths",
+        /// Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+        pub messages: Vec<super::messages::Message> = "messages",
+        /// The agent's shared state document (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`);
+        /// absent until the first snapshot.
+        #[tsify(optional)]
+        pub shared_state: Option<super::messages::JsonDoc> = "sharedState",
         /// Thoughts, in arrival order (bounded; see limits).
         pub thoughts: std::collections::VecDeque<Thought> = "thoughts",
         /// Artifact ids produced by this task.

@@ -19,6 +19,8 @@ pub struct Usage {
     pub tools: usize,
     /// The most input plus auth requests kept by one task.
     pub requests: usize,
+    /// The most conversation messages kept by one task.
+    pub messages: usize,
     /// The most artifact ids listed by one task.
     pub task_artifacts: usize,
     /// The most delta offsets one task keeps (replay checks), beyond its answer's bytes.
@@ -68,6 +70,7 @@ impl Store {
             u.history = u.history.max(v.history.len());
             u.tools = u.tools.max(v.tools.len());
             u.requests = u.requests.max(v.inputs.len() + v.auths.len());
+            u.messages = u.messages.max(v.messages.len());
             u.task_artifacts = u.task_artifacts.max(v.artifacts.len());
             u.delta_offsets_over_content = u
                 .delta_offsets_over_content
@@ -96,13 +99,14 @@ impl Store {
 impl Usage {
     /// `Ok` when every figure is within `limits`; otherwise which one is over.
     pub fn within(&self, l: &Limits) -> Result<(), String> {
-        let checks: [(&str, usize, usize); 17] = [
+        let checks: [(&str, usize, usize); 18] = [
             ("tasks", self.tasks, l.max_tasks),
             ("content bytes", self.content_bytes, l.max_content_bytes),
             ("thoughts", self.thoughts, l.max_thoughts_per_task),
             ("status history", self.history, l.max_history_per_task),
             ("tools", self.tools, l.max_tools_per_task),
             ("requests", self.requests, l.max_requests_per_task),
+            ("messages", self.messages, l.max_messages_per_task),
             ("task artifacts", self.task_artifacts, l.max_artifacts),
             (
                 "delta offsets",

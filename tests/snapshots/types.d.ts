@@ -4,7 +4,7 @@
  *
  * In TypeScript: `if (e.kind === "tool-progress") e.progress` type-checks.
  */
-export type AgentEvent = ({ kind: "task-created" } & TaskCreated) | ({ kind: "task-status" } & TaskStatusEvent) | ({ kind: "task-complete" } & TaskComplete) | ({ kind: "content-delta" } & ContentDelta) | ({ kind: "content-complete" } & ContentComplete) | ({ kind: "tool-start" } & ToolStart) | ({ kind: "tool-progress" } & ToolProgress) | ({ kind: "tool-complete" } & ToolComplete) | ({ kind: "input-required" } & InputRequired) | ({ kind: "input-received" } & InputReceived) | ({ kind: "auth-required" } & AuthRequired) | ({ kind: "auth-completed" } & AuthCompleted) | ({ kind: "file-write" } & FileWrite) | ({ kind: "data-write" } & DataWrite) | ({ kind: "dataset-write" } & DatasetWrite) | ({ kind: "subtask-created" } & SubtaskCreated) | ({ kind: "thought-stream" } & ThoughtStream) | ({ kind: "internal:thought-process" } & InternalThoughtProcess) | ({ kind: "internal:llm-call" } & InternalLlmCall) | ({ kind: "internal:checkpoint" } & InternalCheckpoint) | ({ kind: "internal:tool-start" } & InternalToolStart) | ({ kind: "internal:tool-complete" } & InternalToolComplete) | ({ kind: "unknown" } & UnknownEvent);
+export type AgentEvent = ({ kind: "task-created" } & TaskCreated) | ({ kind: "task-status" } & TaskStatusEvent) | ({ kind: "task-complete" } & TaskComplete) | ({ kind: "content-delta" } & ContentDelta) | ({ kind: "content-complete" } & ContentComplete) | ({ kind: "tool-start" } & ToolStart) | ({ kind: "tool-progress" } & ToolProgress) | ({ kind: "tool-complete" } & ToolComplete) | ({ kind: "input-required" } & InputRequired) | ({ kind: "input-received" } & InputReceived) | ({ kind: "auth-required" } & AuthRequired) | ({ kind: "auth-completed" } & AuthCompleted) | ({ kind: "file-write" } & FileWrite) | ({ kind: "data-write" } & DataWrite) | ({ kind: "dataset-write" } & DatasetWrite) | ({ kind: "subtask-created" } & SubtaskCreated) | ({ kind: "thought-stream" } & ThoughtStream) | ({ kind: "message-start" } & MessageStart) | ({ kind: "message-delta" } & MessageDelta) | ({ kind: "message-end" } & MessageEnd) | ({ kind: "message-upsert" } & MessagePut) | ({ kind: "messages-snapshot" } & MessagesSnapshot) | ({ kind: "message-patch" } & MessagePatch) | ({ kind: "tool-args-delta" } & ToolArgsDelta) | ({ kind: "tool-args-end" } & ToolArgsEnd) | ({ kind: "encrypted-value" } & EncryptedValue) | ({ kind: "state-snapshot" } & StateSnapshot) | ({ kind: "state-delta" } & StateDelta) | ({ kind: "internal:thought-process" } & InternalThoughtProcess) | ({ kind: "internal:llm-call" } & InternalLlmCall) | ({ kind: "internal:checkpoint" } & InternalCheckpoint) | ({ kind: "internal:tool-start" } & InternalToolStart) | ({ kind: "internal:tool-complete" } & InternalToolComplete) | ({ kind: "unknown" } & UnknownEvent);
 
 /**
  * One problem found in the stream. Never thrown: collected, and readable/subscribable by the app.
@@ -51,7 +51,7 @@ export interface Diagnostic {
 /**
  * A stable, machine-readable diagnostic code (kebab-case on the wire and in JavaScript).
  */
-export type DiagCode = "sse-line-too-long" | "sse-event-too-large" | "invalid-json" | "not-an-object" | "missing-field" | "invalid-type" | "invalid-enum" | "out-of-range" | "invalid-timestamp" | "kind-mismatch" | "metadata-not-on-first-chunk" | "tool-not-started" | "tool-already-finished" | "input-not-open" | "auth-not-open" | "duplicate-request" | "chunk-gap" | "chunk-conflict" | "chunk-after-complete" | "task-already-terminal" | "content-mismatch" | "schema-mismatch" | "version-regression" | "invalid-base64" | "limit-exceeded" | "unsafe-url" | "parent-conflict" | "request-expired" | "duplicate-event" | "unknown-dialect" | "dialect-mismatch" | "rpc-invalid" | "rpc-error" | "rpc-id-mismatch" | "unknown-artifact" | "agent-error" | "sequence-gap";
+export type DiagCode = "sse-line-too-long" | "sse-event-too-large" | "invalid-json" | "not-an-object" | "missing-field" | "invalid-type" | "invalid-enum" | "out-of-range" | "invalid-timestamp" | "kind-mismatch" | "metadata-not-on-first-chunk" | "tool-not-started" | "tool-already-finished" | "input-not-open" | "auth-not-open" | "duplicate-request" | "chunk-gap" | "chunk-conflict" | "chunk-after-complete" | "task-already-terminal" | "content-mismatch" | "schema-mismatch" | "version-regression" | "invalid-base64" | "limit-exceeded" | "unsafe-url" | "parent-conflict" | "request-expired" | "duplicate-event" | "unknown-dialect" | "dialect-mismatch" | "rpc-invalid" | "rpc-error" | "rpc-id-mismatch" | "unknown-artifact" | "agent-error" | "sequence-gap" | "message-not-started" | "patch-failed" | "out-of-order" | "unsupported-framing";
 
 /**
  * How bad a diagnostic is.
@@ -107,6 +107,11 @@ export type Verbosity = "brief" | "normal" | "detailed";
  * Where in the agent loop an `internal:thought-process` was taken.
  */
 export type ThoughtStage = "pre-llm" | "post-llm" | "pre-tool" | "post-tool";
+
+/**
+ * Who a conversation message is from (AG-UI's roles; the AI SDK's map onto them).
+ */
+export type MessageRole = "user" | "assistant" | "system" | "developer" | "tool" | "reasoning" | "activity";
 
 /**
  * A new task began (user message or sub-agent invocation).
@@ -866,6 +871,302 @@ export interface InternalToolComplete {
      * Whether it succeeded.
      */
     success: boolean;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * A conversation message begins (agentwire's message model: AG-UI, the AI SDK).
+ */
+export interface MessageStart {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task (run) the message belongs to.
+     */
+    taskId: string;
+    /**
+     * The message.
+     */
+    messageId: string;
+    /**
+     * Who it is from.
+     */
+    role: MessageRole;
+    /**
+     * The author's name.
+     */
+    name?: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+    /**
+     * The protocol's own members (`metadata.agUi`, ...).
+     */
+    metadata?: JsonObject;
+}
+
+/**
+ * Text appended to a message (an assistant message's text is also the task's answer).
+ */
+export interface MessageDelta {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The message.
+     */
+    messageId: string;
+    /**
+     * Text to append.
+     */
+    delta: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * A message's text is complete.
+ */
+export interface MessageEnd {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The message.
+     */
+    messageId: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+    /**
+     * The protocol's own members.
+     */
+    metadata?: JsonObject;
+}
+
+/**
+ * A whole message, added or merged into the one with its `id` (a tool result, an
+ * activity, a message the client sent, an encrypted value).
+ */
+export interface MessagePut {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * `{id, role, content, toolCalls?, toolCallId?, name?, error?, activityType?, encryptedValue?, metadata?}`
+     * (AG-UI's message shape; `content` a string, an array of parts, or an activity's object).
+     */
+    message: Record<string, unknown>;
+    /**
+     * Replace the content of an existing message with this id (default `true`); `false`
+     * keeps an existing one untouched.
+     */
+    replace?: boolean;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+    /**
+     * The protocol's own members.
+     */
+    metadata?: JsonObject;
+}
+
+/**
+ * The task's messages are replaced: messages whose id is listed are updated in place,
+ * the others removed, new ones appended in the snapshot's order.
+ */
+export interface MessagesSnapshot {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The messages (each as in `message-upsert`).
+     */
+    messages: Record<string, unknown>[];
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * An RFC 6902 JSON Patch applied to an activity message's `content` (atomic).
+ */
+export interface MessagePatch {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The message.
+     */
+    messageId: string;
+    /**
+     * The operations.
+     */
+    patch: Record<string, unknown>[];
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * Text appended to a running tool call's arguments (partial JSON while it streams).
+ */
+export interface ToolArgsDelta {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The tool call.
+     */
+    toolCallId: string;
+    /**
+     * Text to append.
+     */
+    delta: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * A tool call's arguments are complete: `arguments` when given, else the streamed text
+ * parsed as JSON.
+ */
+export interface ToolArgsEnd {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The tool call.
+     */
+    toolCallId: string;
+    /**
+     * The final arguments.
+     */
+    arguments?: unknown;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * An opaque encrypted value attached to a message or a tool call (kept, never read).
+ */
+export interface EncryptedValue {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * `message` or `tool-call`.
+     */
+    subtype: string;
+    /**
+     * The message or tool call id.
+     */
+    entityId: string;
+    /**
+     * The value.
+     */
+    encryptedValue: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * The task's shared state document is replaced.
+ */
+export interface StateSnapshot {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task (run).
+     */
+    taskId: string;
+    /**
+     * The document (any JSON).
+     */
+    snapshot: unknown;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * An RFC 6902 JSON Patch applied to the task's shared state (atomic: a failing operation
+ * leaves the document as it was).
+ */
+export interface StateDelta {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task (run).
+     */
+    taskId: string;
+    /**
+     * The operations.
+     */
+    patch: Record<string, unknown>[];
     /**
      * ISO 8601.
      */

@@ -1,0 +1,337 @@
+//! AG-UI 1.0 (`@ag-ui/core` 1.0.0): every event type decoded into canonical events, checked
+//! against the official schemas and order rules (`tests/ag-ui/WIRE.md` lists each with its
+//! source line). The official client fails the whole run on a rule break; here each becomes a
+//! diagnostic, the offending event is not applied, and the stream goes on.
+//!
+//! | AG-UI | canonical |
+//! |---|---|
+//! | `RUN_STARTED` | `task-created` (`runId` the task, `threadId` the context, `parentRunId` the parent) + `task-status` `working`; `input.messages` not seen yet → `message-upsert` |
+//! | `RUN_FINISHED` success / cancelled / interrupt | `task-complete` / `task-status` `canceled` / one `input-required` per interrupt + `task-status` `waiting-input` (completed when the next run of the thread starts) |
+//! | `RUN_ERROR` | `task-status` `failed` (`reason` = `code`) |
+//! | `TEXT_MESSAGE_START` / `_CONTENT` / `_END` / `_CHUNK` | `message-start` / `message-delta` / `message-end` (assistant text is also `task.content`) |
+//! | `REASONING_MESSAGE_*` | the same with role `reasoning`, plus a `thought-stream` (`thoughtId` = message id) at its end |
+//! | `REASONING_START` / `_END`, `STEP_*`, `RAW`, `CUSTOM` | delivered as events `ag-ui:reasoning-start`, `ag-ui:step-started`, `ag-ui:raw`, `ag-ui:custom`, ... (kept whole) |
+//! | `REASONING_ENCRYPTED_VALUE` | `encrypted-value` |
+//! | `TOOL_CALL_START` / `_ARGS` / `_END` / `_CHUNK` | `tool-start` (`metadata.messageId`: the assistant message holding the call, created as the official client does) / `tool-args-delta` / `tool-args-end` |
+//! | `TOOL_CALL_RESULT` | `tool-complete` + `message-upsert` (role `tool`, placed after the call's message) |
+//! | `STATE_SNAPSHOT` / `STATE_DELTA` | `state-snapshot` / `state-delta` (JSON Patch, atomic) on the run's task |
+//! | `MESSAGES_SNAPSHOT` | `messages-snapshot` (messages of earlier runs of the thread are updated where they are) |
+//! | `ACTIVITY_SNAPSHOT` / `_DELTA` | `message-upsert` (role `activity`) / `message-patch` |
+//! | `SUBAGENT_STARTED` / `_FINISHED` / `_ERROR` | `subtask-created` + `task-created` / `task-complete` (suspended: `waiting-input`) / `task-status` `failed`; events with `subagentRunId` go to that subtask |
+//! | legacy `THINKING_*` | as `REASONING_*` (message ids `thinking-<n>`) |
+//!
+//! Deltas are concatenated as JavaScript does: a surrogate pair split across two events
+//! (`"…\ud83d"`, `"\ude00…"`, what `JSON.stringify` writes for a split emoji) is joined again.
+
+mod run;
+mod schema;
+mod text;
+mod tools;
+
+use super::emit::{as_count, get_str, Clock, Obj, Sink};
+use super::table::Table;
+use crate::events::{DiagCode, MessageRole};
+use crate::json::Value;
+
+/// Ids remembered per table before the oldest are forgotten.
+const MAX_TRACKED: usize = 10_000;
+
+/// Where the current run is.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// No run yet.
+    #[default]
+    Idle,
+    /// Between `RUN_STARTED` and its end.
+    Active,
+    /// After `RUN_FINISHED`.
+    Finished,
+    /// After `RUN_ERROR`.
+    Errored,
+}
+
+#[derive(Debug, Clone)]
+struct MessageTrack {
+    /// The canonical task holding it.
+    task: String,
+    role: MessageRole,
+    /// Between its start and end.
+    open: bool,
+    /// The `subagentRunId` it was opened under.
+    owner: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct ToolTrack {
+    task: String,
+    name: String,
+    /// Arguments still streaming (between start and end).
+    open: bool,
+    /// A `TOOL_CALL_RESULT` arrived.
+    answered: bool,
+    run: String,
+    owner: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LaneKind {
+    Text,
+    Tool,
+    Reasoning,
+}
+
+/// An interrupt of the latest run that ended with one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interrupt {
+    /// The interrupt id (the input request's id).
+    pub id: String,
+    /// The run (task) it interrupted.
+    pub run_id: String,
+    /// The tool call it is about.
+    pub tool_call_id: Option<String>,
+    /// When it can no longer be answered (ISO 8601), as sent.
+    pub expires_at: Option<String>,
+}
+
+/// AG-UI decoding state of one connection (a thread's runs, one after another).
+#[derive(Debug, Default)]
+pub struct AgUiDecoder {
+    thread: Option<String>,
+    run: Option<String>,
+    phase: Phase,
+    /// The runs that ended with interrupts and wait for the next run of the thread.
+    interrupted: Vec<String>,
+    interrupts: Vec<Interrupt>,
+    messages: Table<MessageTrack>,
+    /// Text of the open reasoning messages (their thought at the end).
+    reasoning: Table<String>,
+    spans: Table<Option<String>>,
+    tools: Table<ToolTrack>,
+    /// Open steps: (owner, name).
+    steps: Vec<(Option<String>, String)>,
+    /// Sub-agents: id → still running.
+    subagents: Table<bool>,
+    /// Open chunk lanes by owner (`""` for the run itself): (kind, id).
+    lanes: Table<(LaneKind, String)>,
+    /// A high surrogate that ended the last delta of an id, waiting for its low half.
+    surrogates: Table<u32>,
+    thoughts: u64,
+    /// What the client sent for the next run (`RunAgentInput`): its messages and state are the
+    /// run's starting point, as the official client's are.
+    sent: Option<crate::json::OwnedValue>,
+    legacy: Option<String>,
+    legacy_count: u64,
+}
+
+/// What every handler needs about the event at hand.
+pub(crate) struct Cx<'c> {
+    /// The thread (context).
+    pub thread: &'c str,
+    /// The run (root task).
+    pub run: &'c str,
+    /// The task the event belongs to: the run, or the sub-agent's task.
+    pub task: &'c str,
+    /// The `subagentRunId`, when given.
+    pub owner: Option<&'c str>,
+    /// The AG-UI type.
+    pub ty: &'c str,
+    pub ts: &'c str,
+    /// The event's data as received (for the surrogate check).
+    pub raw: &'c str,
+}
+
+impl Cx<'_> {
+    /// A canonical event of the run itself.
+    fn run_event(&self, kind: &str) -> Obj {
+        Obj::event(kind, self.thread, self.run)
+    }
+}
+
+/// Whether `ty` is an AG-UI 1.0 event type (or a legacy `THINKING_*` one).
+pub(crate) fn is_event_type(ty: &str) -> bool {
+    schema::EVENT_TYPES.contains(&ty) || schema::LEGACY_TYPES.contains(&ty)
+}
+
+impl AgUiDecoder {
+    /// The thread (context id) of the stream, once a run started.
+    pub fn thread_id(&self) -> Option<&str> {
+        self.thread.as_deref()
+    }
+
+    /// The latest run id.
+    pub fn run_id(&self) -> Option<&str> {
+        self.run.as_deref()
+    }
+
+    /// `true` between `RUN_STARTED` and the run's end.
+    pub fn run_active(&self) -> bool {
+        self.phase == Phase::Active
+    }
+
+    /// The interrupts of the latest run that ended with some, not answered yet.
+    pub fn pending_interrupts(&self) -> &[Interrupt] {
+        &self.interrupts
+    }
+
+    /// Records the `RunAgentInput` the client sent: at the next `RUN_STARTED` its messages
+    /// the thread has not seen join the run, and its `state` is the run's starting state.
+    pub fn set_run_input(&mut self, input: &Value<'_>) {
+        self.sent = Some(input.clone().into_owned());
+    }
+
+    /// Forgets the pending interrupts (the client sent the resume run).
+    pub fn clear_interrupts(&mut self) {
+        self.interrupts.clear();
+    }
+
+    /// The tool calls of the latest run without a result (AG-UI's `pendingToolCallIds`).
+    pub fn pending_tool_calls(&self) -> Vec<String> {
+        let run = self.run.as_deref().unwrap_or_default();
+        self.tools
+            .iter()
+            .filter(|(_, t)| t.run == run && !t.answered && t.owner.is_none())
+            .map(|(id, _)| id.to_owned())
+            .collect()
+    }
+
+    pub(crate) fn decode(&mut self, v: &Value<'_>, clock: &mut Clock, sink: &mut Sink<'_>) {
+        let Some(ty) = get_str(Some(v), "type") else {
+            sink.require_error(Some(v), "type", "string", "$.type");
+            return;
+        };
+        sink.kind = Some(ty.to_owned());
+        if !is_event_type(ty) {
+            sink.warn(
+                DiagCode::InvalidEnum,
+                format!("unknown AG-UI event type {ty}: delivered as ag-ui:{ty}, not applied"),
+                "$.type",
+            );
+            let (thread, run) = (self.thread.clone(), self.run.clone());
+            sink.event(super::unknown_event(
+                &format!("ag-ui:{ty}"),
+                thread.as_deref(),
+                run.as_deref(),
+                v,
+            ));
+            return;
+        }
+        if !schema::check(ty, v, sink) {
+            return;
+        }
+        let own_ts = as_count(v.get("timestamp")).map(|ms| super::emit::iso_from_ms(ms as i64));
+        let ts = clock.stamp(own_ts.as_deref());
+        if let Some(legacy) = self.legacy_type(ty) {
+            return self.decode_legacy(legacy, v, &ts, sink);
+        }
+        if !self.check_run_order(ty, v, sink) {
+            return;
+        }
+        if ty == "RUN_STARTED" {
+            return self.run_started(v, &ts, sink);
+        }
+        let (Some(thread), Some(run)) = (self.thread.clone(), self.run.clone()) else {
+            return;
+        };
+        let owner = get_str(Some(v), "subagentRunId").filter(|_| !ty.starts_with("SUBAGENT_"));
+        let task = match owner {
+            Some(o) if self.subagents.contains(o) => o.to_owned(),
+            Some(o) => {
+                sink.warn(
+                    DiagCode::OutOfOrder,
+                    format!("subagentRunId {o} names no sub-agent started in this run: applied to the run"),
+                    "$.subagentRunId",
+                );
+                run.clone()
+            }
+            None => run.clone(),
+        };
+        sink.task = Some(task.clone());
+        let cx = Cx {
+            thread: &thread,
+            run: &run,
+            task: &task,
+            owner,
+            ty,
+            ts: &ts,
+            raw: sink.raw,
+        };
+        self.close_lane_for(&cx, sink);
+        match ty {
+            "RUN_FINISHED" => self.run_finished(&cx, v, sink),
+            "RUN_ERROR" => self.run_error(&cx, v, sink),
+            "STEP_STARTED" | "STEP_FINISHED" => self.step(&cx, v, sink),
+            "SUBAGENT_STARTED" => self.subagent_started(&cx, v, sink),
+            "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => self.subagent_ended(&cx, v, sink),
+            "TEXT_MESSAGE_START" => self.text_start(&cx, v, sink),
+            "TEXT_MESSAGE_CONTENT" => self.text_content(&cx, v, sink),
+            "TEXT_MESSAGE_END" => self.text_end(&cx, v, sink),
+            "TEXT_MESSAGE_CHUNK" => self.text_chunk(&cx, v, sink),
+            "REASONING_MESSAGE_START" => self.reasoning_start(&cx, v, sink),
+            "REASONING_MESSAGE_CONTENT" => self.reasoning_content(&cx, v, sink),
+            "REASONING_MESSAGE_END" => self.reasoning_end(&cx, v, sink),
+            "REASONING_MESSAGE_CHUNK" => self.reasoning_chunk(&cx, v, sink),
+            "REASONING_START" | "REASONING_END" => self.reasoning_span(&cx, v, sink),
+            "REASONING_ENCRYPTED_VALUE" => self.encrypted_value(&cx, v, sink),
+            "TOOL_CALL_START" => self.tool_start(&cx, v, sink),
+            "TOOL_CALL_ARGS" => self.tool_args(&cx, v, sink),
+            "TOOL_CALL_END" => self.tool_end(&cx, v, sink),
+            "TOOL_CALL_CHUNK" => self.tool_chunk(&cx, v, sink),
+            "TOOL_CALL_RESULT" => self.tool_result(&cx, v, sink),
+            "STATE_SNAPSHOT" => {
+                let mut e = cx.run_event("state-snapshot");
+                e.value("snapshot", v.get("snapshot").unwrap_or(&Value::Null));
+                e.str("timestamp", cx.ts);
+                sink.event(e.finish());
+            }
+            "STATE_DELTA" => {
+                let mut e = cx.run_event("state-delta");
+                e.value("patch", v.get("delta").unwrap_or(&Value::Null));
+                e.str("timestamp", cx.ts);
+                sink.event(e.finish());
+            }
+            "MESSAGES_SNAPSHOT" => self.messages_snapshot(&cx, v, sink),
+            "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => self.activity(&cx, v, sink),
+            _ => self.pass_through(&cx, v, sink),
+        }
+        self.bound();
+    }
+
+    /// Delivers an event that changes no state whole, as `ag-ui:<type in kebab case>`.
+    fn pass_through(&self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let kind = format!("ag-ui:{}", cx.ty.to_ascii_lowercase().replace('_', "-"));
+        sink.event(super::unknown_event(
+            &kind,
+            Some(cx.thread),
+            Some(cx.task),
+            v,
+        ));
+    }
+
+    fn bound(&mut self) {
+        if self.messages.len() > MAX_TRACKED {
+            self.messages.retain(|_, m| m.open);
+        }
+        if self.tools.len() > MAX_TRACKED {
+            self.tools.retain(|_, t| t.open);
+        }
+        if self.subagents.len() > MAX_TRACKED {
+            self.subagents.retain(|_, running| *running);
+        }
+        if self.surrogates.len() > MAX_TRACKED {
+            self.surrogates.clear();
+        }
+    }
+}
+
+/// `metadata` for a canonical event: `{"agUi": {...}}` with the given members of `v`.
+fn ag_meta(v: &Value<'_>, keys: &[&str]) -> Obj {
+    let mut a = Obj::new();
+    for &k in keys {
+        if let Some(x) = v.get(k) {
+            a.value(k, x);
+        }
+    }
+    let mut m = Obj::new();
+    m.obj_if("agUi", a);
+    m
+}

@@ -1,0 +1,564 @@
+//! Text and reasoning messages, their `*_CHUNK` shorthand (one open "lane" per owner, as the
+//! official `transformChunks` expands them), snapshots of messages and activities, encrypted
+//! values, and the legacy `THINKING_*` events.
+
+use super::super::emit::{get_str, Obj, Sink};
+use super::{AgUiDecoder, Cx, LaneKind, MessageTrack};
+use crate::events::{DiagCode, MessageRole};
+use crate::json::Value;
+use std::borrow::Cow;
+
+/// The high surrogate an escaped string ends with (`…\ud83d"`), if the event's text has one.
+fn trailing_high(raw: &str) -> Option<u32> {
+    surrogate_escapes(raw)
+        .filter(|&(v, before_quote, _)| before_quote && (0xD800..0xDC00).contains(&v))
+        .map(|(v, ..)| v)
+        .last()
+}
+
+/// The low surrogate an escaped string starts with (`"\ude00…`).
+fn leading_low(raw: &str) -> Option<u32> {
+    surrogate_escapes(raw)
+        .find(|&(v, _, after_quote)| after_quote && (0xDC00..0xE000).contains(&v))
+        .map(|(v, ..)| v)
+}
+
+/// Every `\uXXXX` escape in the surrogate range: (value, followed by `"`, preceded by `"`).
+fn surrogate_escapes(raw: &str) -> impl Iterator<Item = (u32, bool, bool)> + '_ {
+    let b = raw.as_bytes();
+    (0..b.len().saturating_sub(5)).filter_map(move |i| {
+        if b.get(i) != Some(&b'\\')
+            || b.get(i + 1) != Some(&b'u')
+            || (i > 0 && b.get(i - 1) == Some(&b'\\'))
+        {
+            return None;
+        }
+        let hex = raw.get(i + 2..i + 6)?;
+        let v = u32::from_str_radix(hex, 16)
+            .ok()
+            .filter(|v| (0xD800..0xE000).contains(v))?;
+        Some((
+            v,
+            b.get(i + 6) == Some(&b'"'),
+            i > 0 && b.get(i - 1) == Some(&b'"'),
+        ))
+    })
+}
+
+impl AgUiDecoder {
+    pub(super) fn track_message(
+        &mut self,
+        id: &str,
+        task: &str,
+        role: MessageRole,
+        open: bool,
+        owner: Option<&str>,
+    ) {
+        self.messages.insert(
+            id,
+            MessageTrack {
+                task: task.to_owned(),
+                role,
+                open,
+                owner: owner.map(str::to_owned),
+            },
+        );
+    }
+
+    /// The delta as JavaScript would concatenate it: a surrogate pair split across two events
+    /// is joined (the parser turned each lone half into U+FFFD).
+    pub(super) fn join_delta<'d>(&mut self, id: &str, delta: &'d str, raw: &str) -> Cow<'d, str> {
+        let pending = self.surrogates.remove(id);
+        if pending.is_none() && !delta.contains('\u{FFFD}') {
+            return Cow::Borrowed(delta);
+        }
+        let mut text = String::with_capacity(delta.len() + 4);
+        let mut rest = delta;
+        if let Some(hi) = pending {
+            match (rest.strip_prefix('\u{FFFD}'), leading_low(raw)) {
+                (Some(after), Some(lo)) => {
+                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                    text.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                    rest = after;
+                }
+                _ => text.push('\u{FFFD}'),
+            }
+        }
+        match (rest.strip_suffix('\u{FFFD}'), trailing_high(raw)) {
+            (Some(before), Some(hi)) => {
+                text.push_str(before);
+                self.surrogates.insert(id, hi);
+            }
+            _ => text.push_str(rest),
+        }
+        Cow::Owned(text)
+    }
+
+    fn delta_event(&mut self, cx: &Cx<'_>, task: &str, id: &str, delta: &str, sink: &mut Sink<'_>) {
+        let delta = self.join_delta(id, delta, cx.raw);
+        if let Some(r) = self.reasoning.get_mut(id) {
+            r.push_str(&delta);
+        }
+        let mut e = Obj::event("message-delta", cx.thread, task);
+        e.str("messageId", id)
+            .str("delta", &delta)
+            .str("timestamp", cx.ts);
+        sink.event(e.finish());
+    }
+
+    /// Opens message `id` (role `role`) in the event's task, or reopens the one the thread has.
+    fn open_message(
+        &mut self,
+        cx: &Cx<'_>,
+        id: &str,
+        role: MessageRole,
+        name: Option<&str>,
+        sink: &mut Sink<'_>,
+    ) {
+        let task = match self.messages.get(id) {
+            Some(m) if m.role == MessageRole::Activity => {
+                sink.warn(
+                    DiagCode::OutOfOrder,
+                    format!(
+                        "message {id} is an activity: a text message cannot reuse its id (ignored)"
+                    ),
+                    "$.messageId",
+                );
+                return;
+            }
+            Some(m) => m.task.clone(),
+            None => cx.task.to_owned(),
+        };
+        self.track_message(id, &task, role, true, cx.owner);
+        if role == MessageRole::Reasoning {
+            self.reasoning.insert(id, String::new());
+        }
+        let mut e = Obj::event("message-start", cx.thread, &task);
+        e.str("messageId", id)
+            .str("role", role.as_str())
+            .opt_str("name", name)
+            .str("timestamp", cx.ts);
+        sink.event(e.finish());
+    }
+
+    /// Ends message `id`: `message-end`, and a reasoning message's thought.
+    pub(super) fn end_message(&mut self, cx: &Cx<'_>, id: &str, task: &str, sink: &mut Sink<'_>) {
+        if self.surrogates.remove(id).is_some() {
+            let mut e = Obj::event("message-delta", cx.thread, task);
+            e.str("messageId", id)
+                .str("delta", "\u{FFFD}")
+                .str("timestamp", cx.ts);
+            sink.event(e.finish());
+        }
+        if let Some(m) = self.messages.get_mut(id) {
+            m.open = false;
+        }
+        let mut e = Obj::event("message-end", cx.thread, task);
+        e.str("messageId", id).str("timestamp", cx.ts);
+        sink.event(e.finish());
+        if let Some(text) = self.reasoning.remove(id) {
+            let mut t = Obj::event("thought-stream", cx.thread, task);
+            t.str("thoughtId", id)
+                .str("thoughtType", "reasoning")
+                .str("verbosity", "normal")
+                .str("content", &text)
+                .num("index", self.thoughts as f64)
+                .str("timestamp", cx.ts);
+            self.thoughts += 1;
+            sink.event(t.finish());
+        }
+    }
+
+    /// The open message `id` of the given kind (text or reasoning), or `None` with the
+    /// official verifier's error.
+    fn open_of(
+        &self,
+        id: &str,
+        reasoning: bool,
+        cx: &Cx<'_>,
+        sink: &mut Sink<'_>,
+    ) -> Option<String> {
+        match self.messages.get(id) {
+            Some(m) if m.open && (m.role == MessageRole::Reasoning) == reasoning => {
+                if m.owner.as_deref() != cx.owner {
+                    sink.error(DiagCode::OutOfOrder, format!("Cannot send '{}': subagentRunId '{}' does not match the message '{id}' opener's subagent '{}'. (not applied)", cx.ty, cx.owner.unwrap_or_default(), m.owner.as_deref().unwrap_or_default()), "$.subagentRunId");
+                    return None;
+                }
+                Some(m.task.clone())
+            }
+            _ => {
+                let msg = if reasoning {
+                    format!("Cannot send '{}' event: No active reasoning message found with ID '{id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first. (not applied)", cx.ty)
+                } else if cx.ty.ends_with("_END") {
+                    format!("Cannot send '{}' event: No active text message found with ID '{id}'. A 'TEXT_MESSAGE_START' event must be sent first. (not applied)", cx.ty)
+                } else {
+                    format!("Cannot send '{}' event: No active text message found with ID '{id}'. Start a text message with 'TEXT_MESSAGE_START' first. (not applied)", cx.ty)
+                };
+                sink.error(DiagCode::MessageNotStarted, msg, "$.messageId");
+                None
+            }
+        }
+    }
+
+    pub(super) fn text_start(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        if self.messages.get(id).is_some_and(|m| m.open) {
+            sink.error(DiagCode::OutOfOrder, format!("Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '{id}' is already in progress. Complete it with 'TEXT_MESSAGE_END' first. (not applied)"), "$.messageId");
+            return;
+        }
+        let role = get_str(Some(v), "role")
+            .and_then(MessageRole::parse)
+            .unwrap_or(MessageRole::Assistant);
+        self.open_message(cx, id, role, get_str(Some(v), "name"), sink);
+    }
+
+    pub(super) fn text_content(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        let Some(task) = self.open_of(id, false, cx, sink) else {
+            return;
+        };
+        self.delta_event(
+            cx,
+            &task,
+            id,
+            get_str(Some(v), "delta").unwrap_or_default(),
+            sink,
+        );
+    }
+
+    pub(super) fn text_end(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        let Some(task) = self.open_of(id, false, cx, sink) else {
+            return;
+        };
+        self.end_message(cx, id, &task, sink);
+    }
+
+    pub(super) fn reasoning_start(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        if self.messages.get(id).is_some_and(|m| m.open) {
+            sink.error(DiagCode::OutOfOrder, format!("Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '{id}' is already in progress. Complete it with 'REASONING_MESSAGE_END' first. (not applied)"), "$.messageId");
+            return;
+        }
+        self.open_message(cx, id, MessageRole::Reasoning, None, sink);
+    }
+
+    pub(super) fn reasoning_content(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        let Some(task) = self.open_of(id, true, cx, sink) else {
+            return;
+        };
+        self.delta_event(
+            cx,
+            &task,
+            id,
+            get_str(Some(v), "delta").unwrap_or_default(),
+            sink,
+        );
+    }
+
+    pub(super) fn reasoning_end(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        let Some(task) = self.open_of(id, true, cx, sink) else {
+            return;
+        };
+        self.end_message(cx, id, &task, sink);
+    }
+
+    /// `REASONING_START` / `REASONING_END`: spans that only notify (delivered whole).
+    pub(super) fn reasoning_span(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        if cx.ty == "REASONING_START" {
+            if self.spans.contains(id) {
+                sink.error(DiagCode::OutOfOrder, format!("Cannot send 'REASONING_START' event: A reasoning span with ID '{id}' is already in progress. (not applied)"), "$.messageId");
+                return;
+            }
+            self.spans.insert(id, cx.owner.map(str::to_owned));
+        } else if self.spans.remove(id).is_none() {
+            sink.error(DiagCode::OutOfOrder, format!("Cannot send 'REASONING_END' event: No active reasoning span found with ID '{id}'. A 'REASONING_START' event must be sent first. (not applied)"), "$.messageId");
+            return;
+        }
+        self.pass_through(cx, v, sink);
+    }
+
+    pub(super) fn encrypted_value(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let subtype = get_str(Some(v), "subtype").unwrap_or("message");
+        let id = get_str(Some(v), "entityId").unwrap_or_default();
+        let task = if subtype == "tool-call" {
+            self.tools.get(id).map(|t| t.task.clone())
+        } else {
+            self.messages.get(id).map(|m| m.task.clone())
+        };
+        let task = task.unwrap_or_else(|| cx.task.to_owned());
+        let mut e = Obj::event("encrypted-value", cx.thread, &task);
+        e.str("subtype", subtype)
+            .str("entityId", id)
+            .str(
+                "encryptedValue",
+                get_str(Some(v), "encryptedValue").unwrap_or_default(),
+            )
+            .str("timestamp", cx.ts);
+        sink.event(e.finish());
+    }
+
+    /// Closes the chunk lane(s) this event ends (WIRE.md §5: any other event closes its
+    /// owner's lane; run boundaries and snapshots close all; a few kinds close none).
+    pub(super) fn close_lane_for(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        match cx.ty {
+            "TEXT_MESSAGE_CHUNK"
+            | "TOOL_CALL_CHUNK"
+            | "REASONING_MESSAGE_CHUNK"
+            | "RAW"
+            | "ACTIVITY_SNAPSHOT"
+            | "ACTIVITY_DELTA"
+            | "REASONING_ENCRYPTED_VALUE"
+            | "SUBAGENT_STARTED" => {}
+            "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
+                let owners: Vec<String> = self.lanes.iter().map(|(k, _)| k.to_owned()).collect();
+                for o in owners {
+                    self.close_lane(cx, &o, sink);
+                }
+            }
+            _ => self.close_lane(cx, cx.owner.unwrap_or_default(), sink),
+        }
+    }
+
+    pub(super) fn close_lane(&mut self, cx: &Cx<'_>, owner: &str, sink: &mut Sink<'_>) {
+        let Some((kind, id)) = self.lanes.remove(owner) else {
+            return;
+        };
+        match kind {
+            LaneKind::Text | LaneKind::Reasoning => {
+                if let Some(task) = self
+                    .messages
+                    .get(&id)
+                    .filter(|m| m.open)
+                    .map(|m| m.task.clone())
+                {
+                    self.end_message(cx, &id, &task, sink);
+                }
+            }
+            LaneKind::Tool => {
+                if let Some(task) = self
+                    .tools
+                    .get(&id)
+                    .filter(|t| t.open)
+                    .map(|t| t.task.clone())
+                {
+                    self.end_tool_args(cx, &id, &task, sink);
+                }
+            }
+        }
+    }
+
+    /// The id a chunk continues (`Some`), after closing a lane of another kind or id; `None`
+    /// when the chunk opens a new lane with `id`.
+    pub(super) fn lane_continues(
+        &mut self,
+        cx: &Cx<'_>,
+        kind: LaneKind,
+        id: Option<&str>,
+        sink: &mut Sink<'_>,
+    ) -> Option<String> {
+        let owner = cx.owner.unwrap_or_default();
+        if let Some((k, open)) = self.lanes.get(owner) {
+            if *k == kind && id.is_none_or(|i| i == open) {
+                return Some(open.clone());
+            }
+        }
+        self.close_lane(cx, owner, sink);
+        None
+    }
+
+    pub(super) fn text_chunk(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        self.message_chunk(cx, v, LaneKind::Text, sink);
+    }
+
+    pub(super) fn reasoning_chunk(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        self.message_chunk(cx, v, LaneKind::Reasoning, sink);
+    }
+
+    fn message_chunk(&mut self, cx: &Cx<'_>, v: &Value<'_>, kind: LaneKind, sink: &mut Sink<'_>) {
+        let given = get_str(Some(v), "messageId");
+        let id = match self.lane_continues(cx, kind, given, sink) {
+            Some(id) => id,
+            None => {
+                let Some(id) = given else {
+                    sink.error(
+                        DiagCode::MissingField,
+                        format!("First {} must have a messageId (not applied)", cx.ty),
+                        "$.messageId",
+                    );
+                    return;
+                };
+                let role = if kind == LaneKind::Reasoning {
+                    MessageRole::Reasoning
+                } else {
+                    get_str(Some(v), "role")
+                        .and_then(MessageRole::parse)
+                        .unwrap_or(MessageRole::Assistant)
+                };
+                self.open_message(cx, id, role, get_str(Some(v), "name"), sink);
+                self.lanes
+                    .insert(cx.owner.unwrap_or_default(), (kind, id.to_owned()));
+                id.to_owned()
+            }
+        };
+        if let Some(delta) = get_str(Some(v), "delta") {
+            let task = self
+                .messages
+                .get(&id)
+                .map_or_else(|| cx.task.to_owned(), |m| m.task.clone());
+            self.delta_event(cx, &task, &id, delta, sink);
+        }
+    }
+
+    pub(super) fn messages_snapshot(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let list = v
+            .get("messages")
+            .and_then(Value::as_array)
+            .unwrap_or_default();
+        let mut here = Vec::with_capacity(list.len());
+        for m in list {
+            let id = get_str(Some(m), "id");
+            let role = get_str(Some(m), "role").and_then(MessageRole::parse);
+            let elsewhere = id
+                .and_then(|i| self.messages.get(i))
+                .map(|t| t.task.clone())
+                .filter(|t| t != cx.run);
+            match (elsewhere, id, role) {
+                (Some(task), _, _) => {
+                    let mut e = Obj::event("message-upsert", cx.thread, &task);
+                    e.value("message", m).str("timestamp", cx.ts);
+                    sink.event(e.finish());
+                }
+                (None, Some(id), Some(role)) => {
+                    self.track_message(id, cx.run, role, false, None);
+                    here.push(m.clone());
+                }
+                _ => here.push(m.clone()),
+            }
+        }
+        let mut e = Obj::event("messages-snapshot", cx.thread, cx.run);
+        e.value("messages", &Value::Array(here))
+            .str("timestamp", cx.ts);
+        sink.event(e.finish());
+    }
+
+    pub(super) fn activity(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
+        let id = get_str(Some(v), "messageId").unwrap_or_default();
+        if cx.ty == "ACTIVITY_DELTA" {
+            let task = self
+                .messages
+                .get(id)
+                .map_or_else(|| cx.task.to_owned(), |m| m.task.clone());
+            let mut e = Obj::event("message-patch", cx.thread, &task);
+            e.str("messageId", id)
+                .value("patch", v.get("patch").unwrap_or(&Value::Null))
+                .str("timestamp", cx.ts);
+            sink.event(e.finish());
+            return;
+        }
+        let task = match self.messages.get(id) {
+            Some(m) if m.role != MessageRole::Activity => {
+                sink.warn(
+                    DiagCode::OutOfOrder,
+                    format!(
+                        "ACTIVITY_SNAPSHOT for message {id}, which is not an activity: ignored"
+                    ),
+                    "$.messageId",
+                );
+                return;
+            }
+            Some(m) => m.task.clone(),
+            None => cx.task.to_owned(),
+        };
+        self.track_message(id, &task, MessageRole::Activity, false, cx.owner);
+        let mut m = Obj::new();
+        m.str("id", id)
+            .str("role", "activity")
+            .opt_str("activityType", get_str(Some(v), "activityType"));
+        m.value("content", v.get("content").unwrap_or(&Value::Null));
+        let mut e = Obj::event("message-upsert", cx.thread, &task);
+        e.obj("message", m);
+        if let Some(r) = v.get("replace").and_then(Value::as_bool) {
+            e.bool("replace", r);
+        }
+        e.str("timestamp", cx.ts);
+        sink.event(e.finish());
+    }
+
+    /// `THINKING_*` (pre-1.0) read as `REASONING_*`: the type it stands for.
+    pub(super) fn legacy_type(&self, ty: &str) -> Option<&'static str> {
+        Some(match ty {
+            "THINKING_START" => "REASONING_START",
+            "THINKING_END" => "REASONING_END",
+            "THINKING_TEXT_MESSAGE_START" => "REASONING_MESSAGE_START",
+            "THINKING_TEXT_MESSAGE_CONTENT" => "REASONING_MESSAGE_CONTENT",
+            "THINKING_TEXT_MESSAGE_END" => "REASONING_MESSAGE_END",
+            _ => return None,
+        })
+    }
+
+    pub(super) fn decode_legacy(
+        &mut self,
+        as_type: &str,
+        v: &Value<'_>,
+        ts: &str,
+        sink: &mut Sink<'_>,
+    ) {
+        sink.warn(
+            DiagCode::InvalidEnum,
+            format!(
+                "{} is a pre-1.0 event: read as {as_type}",
+                sink.kind.clone().unwrap_or_default()
+            ),
+            "$.type",
+        );
+        if self.phase != super::Phase::Active {
+            sink.error(
+                DiagCode::OutOfOrder,
+                "a thinking event outside an active run (not applied)".to_owned(),
+                "$.type",
+            );
+            return;
+        }
+        let (Some(thread), Some(run)) = (self.thread.clone(), self.run.clone()) else {
+            return;
+        };
+        let cx = Cx {
+            thread: &thread,
+            run: &run,
+            task: &run,
+            owner: None,
+            ty: as_type,
+            ts,
+            raw: sink.raw,
+        };
+        match as_type {
+            "REASONING_MESSAGE_START" => {
+                self.legacy_count += 1;
+                let id = format!("thinking-{}", self.legacy_count);
+                self.open_message(&cx, &id, MessageRole::Reasoning, None, sink);
+                self.legacy = Some(id);
+            }
+            "REASONING_MESSAGE_CONTENT" => {
+                if let Some(id) = self.legacy.clone() {
+                    self.delta_event(
+                        &cx,
+                        &run,
+                        &id,
+                        get_str(Some(v), "delta").unwrap_or_default(),
+                        sink,
+                    );
+                }
+            }
+            "REASONING_MESSAGE_END" => {
+                if let Some(id) = self.legacy.take() {
+                    self.end_message(&cx, &id, &run, sink);
+                }
+            }
+            _ => self.pass_through(&cx, v, sink),
+        }
+    }
+}

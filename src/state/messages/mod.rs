@@ -1,0 +1,7 @@
+//! Conversation messages and the shared state document of a task (see [`model`]).
+
+mod apply;
+pub mod model;
+mod shared;
+
+pub use model::*;
