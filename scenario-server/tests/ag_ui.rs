@@ -498,7 +498,7 @@ async fn the_cancel_endpoint_cancels_a_thread() {
             .await
     );
     let text = c.text();
-    let evs = frames(text[..text.rfind("\n\n").expect("frames") + 2].as_bytes());
+    let evs = frames(&text.as_bytes()[..text.rfind("\n\n").expect("frames") + 2]);
     let root = evs
         .iter()
         .find(|e| e["type"] == "STATE_DELTA")
@@ -622,7 +622,7 @@ async fn faults_drop_and_newlines() {
         )
         .await;
         let text = c.text();
-        assert!(text.starts_with(&format!("data: {{\"type\":\"RUN_STARTED\"")));
+        assert!(text.starts_with("data: {\"type\":\"RUN_STARTED\""));
         assert!(text.ends_with(&format!("{eol}{eol}")));
         if fault == "cr" {
             assert!(!text.contains('\n'));

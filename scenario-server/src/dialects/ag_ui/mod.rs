@@ -28,6 +28,9 @@
 //! {type: "suspended"}}`), [`AgUiEncoder::reopen`] opens it again at the start of the next run,
 //! so every AG-UI run passes the official client's `verifyEvents`.
 
+mod artifacts;
+mod requests;
+
 use super::{Artifacts, Canon};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -300,17 +303,15 @@ impl AgUiEncoder {
                     ));
                 }
             }
-            "task-complete" => {
-                if Some(&task) == self.root.as_ref() {
-                    let mut r = Map::new();
-                    if let Some(c) = ev.get("content") {
-                        r.insert("content".into(), c.clone());
-                    }
-                    if let Some(a) = ev.get("artifacts") {
-                        r.insert("artifacts".into(), a.clone());
-                    }
-                    self.result = Some(Value::Object(r));
+            "task-complete" if Some(&task) == self.root.as_ref() => {
+                let mut r = Map::new();
+                if let Some(c) = ev.get("content") {
+                    r.insert("content".into(), c.clone());
                 }
+                if let Some(a) = ev.get("artifacts") {
+                    r.insert("artifacts".into(), a.clone());
+                }
+                self.result = Some(Value::Object(r));
             }
             "tool-start" => self.tool_start(ev, &task, out),
             "tool-progress" => self.tool_progress(ev, &task, out),
@@ -567,203 +568,6 @@ impl AgUiEncoder {
                     "activityType": "tool-progress",
                     "patch": [{"op": "replace", "path": "/status", "value": if ok { "completed" } else { "failed" }}],
                 }),
-                sub.as_deref(),
-            ));
-        }
-    }
-
-    fn request(&mut self, ev: &Canon<'_>, task: &str, out: &mut Vec<Value>) {
-        let input = ev.kind == "input-required";
-        let id = ev
-            .str(if input { "inputId" } else { "authId" })
-            .unwrap_or("")
-            .to_owned();
-        let prompt = ev.str("prompt").unwrap_or("");
-        let mut entry = json!({
-            "kind": if input { "input" } else { "auth" }, "taskId": task,
-            "prompt": prompt, "status": "open",
-        });
-        let mut meta = Map::new();
-        meta.insert("taskId".into(), task.into());
-        let mut interrupt = json!({"id": id, "message": prompt});
-        let mut options = Vec::new();
-        if input {
-            let it = ev.str("inputType").unwrap_or("text");
-            entry["inputType"] = it.into();
-            interrupt["reason"] = if it == "confirmation" {
-                "confirmation"
-            } else {
-                "input_required"
-            }
-            .into();
-            meta.insert("inputType".into(), it.into());
-            if let Some(o) = ev.get("options") {
-                meta.insert("options".into(), o.clone());
-                options = o
-                    .as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_owned)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-            }
-            if let Some(s) = ev.get("schema").filter(|s| s.is_object()) {
-                interrupt["responseSchema"] = s.clone();
-            }
-            if let Some(c) = ev
-                .meta("toolCall")
-                .and_then(|t| t.get("id"))
-                .and_then(Value::as_str)
-            {
-                interrupt["toolCallId"] = c.into();
-            }
-        } else {
-            interrupt["reason"] = "auth".into();
-            for k in ["authType", "provider", "scopes", "authUrl"] {
-                if let Some(v) = ev.get(k) {
-                    meta.insert(k.into(), v.clone());
-                }
-            }
-            entry["provider"] = ev.get("provider").cloned().unwrap_or(Value::Null);
-            interrupt["responseSchema"] = json!({
-                "type": "object",
-                "properties": {"userId": {"type": "string"}, "code": {"type": "string"}},
-            });
-        }
-        if let Some(Value::Object(m)) = ev.get("metadata") {
-            for (k, v) in m {
-                meta.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-        }
-        interrupt["metadata"] = Value::Object(meta);
-        if let Some(s) = self.sub_of(task) {
-            interrupt["subagentRunId"] = s.into();
-        }
-        if let Some(o) = entry.as_object_mut() {
-            o.retain(|_, v| !v.is_null());
-        }
-        let op = self.put("requests", &id, entry);
-        out.push(delta(vec![op]));
-        let blocking = !input || ev.get("requireUser").and_then(Value::as_bool) == Some(true);
-        if blocking {
-            let prefix = if input { "input" } else { "auth" };
-            self.pending.push(Pending {
-                key: format!("{prefix}/{task}/{id}"),
-                interrupt,
-                task: task.to_owned(),
-                options,
-            });
-        }
-    }
-
-    fn artifact(&mut self, ev: &Canon<'_>, task: &str, out: &mut Vec<Value>) {
-        let sub = self.sub_of(task).map(str::to_owned);
-        let aid = ev.str("artifactId").unwrap_or("artifact").to_owned();
-        let info = self.artifacts.note(ev).clone();
-        let kind = match ev.kind {
-            "file-write" => "file",
-            "data-write" => "data",
-            _ => "dataset",
-        };
-        let name = info.name.clone().unwrap_or_else(|| aid.clone());
-        let a = self.art.entry(aid.clone()).or_default();
-        if a.key.is_empty() {
-            a.key = format!("{kind}/{name}");
-        }
-        a.chunks += 1;
-        let complete = match kind {
-            "file" => {
-                let data = ev.str("data").unwrap_or("");
-                a.text.push_str(data);
-                a.bytes += if info.encoding.as_deref() == Some("base64") {
-                    b64_len(data)
-                } else {
-                    data.len() as u64
-                };
-                ev.get("complete").and_then(Value::as_bool) == Some(true)
-            }
-            "data" => {
-                a.version = ev
-                    .meta("version")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(a.version + 1);
-                true
-            }
-            _ => ev.get("complete").and_then(Value::as_bool) == Some(true),
-        };
-        let key = a.key.clone();
-        let (chunks, bytes, version) = (a.chunks, a.bytes, a.version);
-        let first_activity = !std::mem::replace(&mut a.activity, true);
-        let text = if complete && kind == "file" {
-            Some(std::mem::take(&mut a.text))
-        } else {
-            None
-        };
-        // The UI's card: what is known of the artifact so far.
-        let mut card = json!({"artifactId": aid, "kind": kind, "name": name, "complete": complete, "taskId": task});
-        match kind {
-            "file" => {
-                card["bytes"] = bytes.into();
-                card["chunks"] = chunks.into();
-                if let Some(m) = &info.mime {
-                    card["mimeType"] = m.as_str().into();
-                }
-                if let Some(s) = &info.size {
-                    card["totalSize"] = s.clone();
-                }
-            }
-            "data" => card["version"] = version.into(),
-            _ => card["rows"] = (info.rows.len() as u64).into(),
-        }
-        if let Some(d) = &info.description {
-            card["description"] = d.as_str().into();
-        }
-        let op = self.put("artifacts", &key, card.clone());
-        out.push(delta(vec![op]));
-        let msg = format!("artifact-{aid}");
-        let act = if first_activity {
-            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": msg, "activityType": "artifact", "content": card})
-        } else {
-            let mut patch = vec![json!({"op": "replace", "path": "/complete", "value": complete})];
-            match kind {
-                "file" => {
-                    patch.push(json!({"op": "replace", "path": "/bytes", "value": bytes}));
-                    patch.push(json!({"op": "replace", "path": "/chunks", "value": chunks}));
-                }
-                "data" => {
-                    patch.push(json!({"op": "replace", "path": "/version", "value": version}))
-                }
-                _ => patch.push(
-                    json!({"op": "replace", "path": "/rows", "value": info.rows.len() as u64}),
-                ),
-            }
-            json!({"type": "ACTIVITY_DELTA", "messageId": msg, "activityType": "artifact", "patch": patch})
-        };
-        out.push(attrib(act, sub.as_deref()));
-        if complete {
-            let mut value = json!({"artifactId": aid, "kind": kind, "name": name});
-            match kind {
-                "file" => {
-                    value["mimeType"] = info.mime.clone().map_or(Value::Null, Value::from);
-                    value["encoding"] = info.encoding.clone().map_or(Value::Null, Value::from);
-                    value["content"] = text.unwrap_or_default().into();
-                }
-                "data" => {
-                    value["version"] = version.into();
-                    value["data"] = ev.get("data").cloned().unwrap_or(Value::Null);
-                }
-                _ => {
-                    value["schema"] = info.schema.clone().unwrap_or(Value::Null);
-                    value["rows"] = Value::Array(info.rows.clone());
-                }
-            }
-            if let Some(o) = value.as_object_mut() {
-                o.retain(|_, v| !v.is_null());
-            }
-            out.push(attrib(
-                json!({"type": "CUSTOM", "name": "artifact", "value": value}),
                 sub.as_deref(),
             ));
         }
