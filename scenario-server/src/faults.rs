@@ -58,6 +58,9 @@ pub struct Faults {
     /// `user.response` is never read and the connection is cut (no close frame): the answer
     /// went into a socket that was already dead.
     pub lose_response: bool,
+    /// `crlf` / `cr`: every `\n` of the SSE framing is written as `\r\n` / `\r` (legal SSE
+    /// that the official AG-UI client cannot read).
+    pub newline: Option<&'static str>,
 }
 
 /// `status=CODE[:N]`.
@@ -144,6 +147,9 @@ impl Faults {
                     f.close_after_hello = Some(num(name, value, 1000, 4999)? as u16)
                 }
                 "loseResponse" => f.lose_response = flag(name, value)?,
+                "crlf" if flag(name, value)? => f.newline = Some("\r\n"),
+                "cr" if flag(name, value)? => f.newline = Some("\r"),
+                "crlf" | "cr" => f.newline = None,
                 other => return Err(format!("unknown fault {other:?}")),
             }
         }
@@ -165,13 +171,15 @@ mod tests {
         let f = Faults::parse(
             "drop=5,dropEvery=7,dup=3,restart,shuffle=4,lose=9,lose=11,malformed,drip=2,\
              status=429:1,ctype=text/plain,huge=2,endless,silent=4,heartbeat=100,rpcError,evilAuth,\
-             linger",
+             linger,crlf",
         )
         .expect("valid");
         assert_eq!(f.drop, Some(5));
         assert_eq!(f.drop_every, Some(7));
         assert_eq!(f.dup, Some(3));
         assert!(f.restart && f.malformed && f.endless && f.rpc_error && f.evil_auth && f.linger);
+        assert_eq!(f.newline, Some("\r\n"));
+        assert_eq!(Faults::parse("cr").expect("cr").newline, Some("\r"));
         assert_eq!(f.shuffle, Some(4));
         assert_eq!(f.lose, vec![9, 11]);
         assert!(f.loses(11) && !f.loses(10));

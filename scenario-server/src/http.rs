@@ -191,6 +191,7 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         }
         ["api", "a2a", "rest", ..] => crate::a2a_v1::rest::route(app, req, &seg[3..]).await,
         ["api", "acp", "rpc"] if post => crate::rpc::acp(app, req).await,
+        ["api", "ag-ui"] if post => crate::ag_ui::handle(app, req).await,
         ["api", "myagent", "ws"] if get => crate::myagent_ws::open(app, req),
         ["api", "runs"] if post => {
             let q = Query::parse(req.uri().query());
@@ -237,7 +238,7 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         ["api", "health"] | ["api", "scenarios"] | ["api", "stream"] | ["api", "myagent", "ws"] => {
             not_allowed("GET, OPTIONS")
         }
-        ["api", "a2a"] | ["api", "a2a", "v1"] | ["api", "acp", "rpc"] => {
+        ["api", "a2a"] | ["api", "a2a", "v1"] | ["api", "acp", "rpc"] | ["api", "ag-ui"] => {
             not_allowed("POST, OPTIONS")
         }
         ["api", "a2a", "v1", ".well-known", "agent-card.json"] => not_allowed("GET, OPTIONS"),
@@ -271,6 +272,7 @@ fn index() -> Value {
             "GET /api/a2a/rest/tasks/{taskId} (A2A v1.0 HTTP+JSON)",
             "GET /api/a2a/v1/.well-known/agent-card.json (A2A v1.0 agent card: both interfaces)",
             "POST /api/acp/rpc (JSON-RPC: tasks/provideInputAndContinue, tasks/cancel)",
+            "POST /api/ag-ui?scenario=ID&seed=N&speed=F&faults=... {RunAgentInput} (AG-UI 1.0 SSE: one run per POST, a thread per scenario run, interrupts + resume)",
             "GET /api/myagent/ws?scenario=ID&seed=N&speed=F&faults=...&heartbeat=MS&start=message|connect (WebSocket)",
             "GET /api/runs/{runId}",
             "GET /api/runs/{runId}/stream (Last-Event-ID)",
@@ -522,7 +524,7 @@ impl StreamArgs {
     }
 }
 
-fn status_fault_response(st: StatusFault) -> Response<RespBody> {
+pub(crate) fn status_fault_response(st: StatusFault) -> Response<RespBody> {
     let code = StatusCode::from_u16(st.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut r = if code == StatusCode::NO_CONTENT {
         let mut r = Response::new(full(Bytes::new()));

@@ -9,6 +9,8 @@
 //! - [`dialects`]: the encoders of A2A, A2A-ACP, Unified and MyAgent, and each run's cached
 //!   encoding; [`rpc`]: the JSON-RPC endpoints `/api/a2a` and `/api/acp/rpc`; [`myagent_ws`]:
 //!   the MyAgent WebSocket session.
+//! - [`ag_ui`]: `POST /api/ag-ui`, every scenario as AG-UI 1.0 runs (one per POST, a thread
+//!   per scenario run, interrupts and resume).
 //! - [`faults`]: the `faults=` mini-language.
 //! - [`run`]: per-run state: the event log, pending input/auth requests, cancel; the run table.
 //! - [`scenarios`]: the scripts (`main`, `quick`, `failure`, `cancel`, `bulk`, `xss`) and
@@ -29,6 +31,7 @@
 #![deny(missing_docs)]
 
 pub mod a2a_v1;
+pub mod ag_ui;
 pub mod dialects;
 pub mod faults;
 pub mod http;
@@ -134,6 +137,8 @@ pub struct App {
     pub started: std::time::Instant,
     /// WebSocket connections of dialect sessions so far (MyAgent's `connection_id`).
     pub ws_connections: std::sync::atomic::AtomicU64,
+    /// The AG-UI threads of `POST /api/ag-ui`.
+    pub ag_ui: ag_ui::Threads,
 }
 
 /// A bound, not yet running server.
@@ -153,6 +158,7 @@ impl Server {
                 runs: run::Runs::default(),
                 started: std::time::Instant::now(),
                 ws_connections: std::sync::atomic::AtomicU64::new(0),
+                ag_ui: ag_ui::Threads::default(),
             }),
         })
     }

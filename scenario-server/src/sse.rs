@@ -89,6 +89,31 @@ impl Body for ChannelBody {
     }
 }
 
+impl ChannelBody {
+    /// A body fed by `rx` (an `Err` cuts the connection).
+    pub fn new(rx: mpsc::Receiver<Result<Bytes, io::Error>>) -> ChannelBody {
+        ChannelBody { rx }
+    }
+}
+
+/// Rewrites every `\n` of `b` as `eol` (faults `crlf` / `cr`).
+pub fn with_newline(b: Bytes, eol: Option<&str>) -> Bytes {
+    match eol {
+        Some(eol) if b.contains(&b'\n') => {
+            let mut v = Vec::with_capacity(b.len() + b.len() / 8);
+            for &c in b.iter() {
+                if c == b'\n' {
+                    v.extend_from_slice(eol.as_bytes());
+                } else {
+                    v.push(c);
+                }
+            }
+            Bytes::from(v)
+        }
+        _ => b,
+    }
+}
+
 /// The client went away, or the connection was cut on purpose: stop writing.
 #[derive(Debug)]
 struct End;
@@ -96,10 +121,12 @@ struct End;
 struct Out {
     tx: mpsc::Sender<Result<Bytes, io::Error>>,
     drip: Option<Duration>,
+    newline: Option<&'static str>,
 }
 
 impl Out {
     async fn send(&self, b: Bytes) -> Result<(), End> {
+        let b = with_newline(b, self.newline);
         match self.drip {
             None => self.tx.send(Ok(b)).await.map_err(|_| End),
             Some(d) => {
@@ -184,6 +211,7 @@ pub fn open(conn: Connection) -> ChannelBody {
     let out = Out {
         tx,
         drip: conn.faults.drip.map(Duration::from_millis),
+        newline: conn.faults.newline,
     };
     conn.run.connection_live(true);
     let mut w = Writer {

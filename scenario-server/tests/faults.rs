@@ -348,3 +348,21 @@ async fn a_client_that_leaves_frees_its_writer() {
         "waiting writer still running"
     );
 }
+
+#[tokio::test]
+async fn crlf_and_cr_rewrite_every_line_end_of_the_framing() {
+    let addr = server().await;
+    let lf = get(addr, &format!("{QUICK}&run=nl-lf")).await.text();
+    for (fault, eol) in [("crlf", "\r\n"), ("cr", "\r")] {
+        let text = get(addr, &format!("{QUICK}&run=nl-{fault}&faults={fault}"))
+            .await
+            .text();
+        assert!(text.ends_with(&format!("{eol}{eol}")), "{fault}");
+        let back = text.replace(eol, "\n");
+        assert_eq!(
+            back.replace(&format!("nl-{fault}"), "nl-lf").len(),
+            lf.len()
+        );
+        assert_eq!(events(back.as_bytes()).len(), events(lf.as_bytes()).len());
+    }
+}

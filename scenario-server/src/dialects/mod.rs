@@ -8,6 +8,7 @@
 //! | `acp` | 002 | [`acp`] |
 //! | `unified` | 003 | [`unified`] |
 //! | `myagent` | 004 | [`myagent`] |
+//! | `ag-ui` | AG-UI 1.0 (`POST /api/ag-ui` only) | [`ag_ui`] |
 //!
 //! An [`Encoder`] turns one canonical event into 0..n dialect events (plain JSON values; a
 //! little state per run: task states, artifact names, accumulated dataset rows). [`Encoded`] is
@@ -18,6 +19,7 @@
 pub mod a2a;
 pub mod a2a_v1;
 pub mod acp;
+pub mod ag_ui;
 pub mod myagent;
 pub mod unified;
 
@@ -227,7 +229,7 @@ impl ArtifactInfo {
 }
 
 /// The artifacts an encoder tracks, by canonical artifact id.
-#[derive(Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Artifacts(std::collections::HashMap<String, ArtifactInfo>);
 
 impl Artifacts {
