@@ -641,6 +641,12 @@ async fn official_client_and_schemas_accept_every_run() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| here.join("../tests/ag-ui/node_modules"));
     if !modules.join("@ag-ui/client").is_dir() {
+        // scripts/test.sh installs them first: under CI a missing install is a failure.
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no @ag-ui packages at {}: run `source scripts/lib/ag-ui-server.sh && install_ag_ui_deps`",
+            modules.display()
+        );
         eprintln!(
             "skipped: no @ag-ui packages at {} (set AG_UI_NODE_MODULES)",
             modules.display()
@@ -659,6 +665,10 @@ async fn official_client_and_schemas_accept_every_run() {
     let out = match tokio::time::timeout(Duration::from_secs(120), child).await {
         Ok(Ok(Ok(o))) => o,
         Ok(Ok(Err(e))) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "cannot run node: {e}"
+            );
             eprintln!("skipped: cannot run node: {e}");
             return;
         }
