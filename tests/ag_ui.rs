@@ -282,3 +282,55 @@ streams! {
     invalid_schema = "invalid-schema",
     invalid_interrupt_without_interrupts = "invalid-interrupt-without-interrupts",
 }
+
+/// A task's answer (`content`) is the text of its assistant messages, a blank line between two,
+/// so UI code written for `content` shows an AG-UI run's answer.
+#[test]
+fn assistant_messages_are_the_task_answer() {
+    for name in [
+        "text-chunks",
+        "tool-call",
+        "reasoning",
+        "multi-run",
+        "messages-snapshot",
+    ] {
+        let st = state(&replay(name, "", 64));
+        for t in st["tasks"].as_array().into_iter().flatten() {
+            let texts: Vec<&str> = t["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|m| m["role"] == "assistant")
+                .filter_map(|m| m["content"].as_str())
+                .filter(|c| !c.is_empty())
+                .collect();
+            assert_eq!(t["content"], texts.join("\n\n"), "{name}: task {}", t["id"]);
+        }
+    }
+    let st = state(&replay("text-chunks", "", 64));
+    assert!(st["tasks"][0]["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("\n\n")));
+}
+
+/// Auto-detection recognises AG-UI from its first event: the same state as `dialect: "ag-ui"`.
+#[test]
+fn auto_detection_reads_ag_ui_from_its_first_event() {
+    for name in ["text-basic", "tool-call", "state", "interrupt"] {
+        let bytes = std::fs::read(dir().join(format!("{name}.sse"))).expect("recording");
+        let mut auto =
+            Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+        let mut fixed = Session::with_dialect(
+            SseConfig::default(),
+            Limits::default(),
+            DialectChoice::Fixed(Dialect::AgUi),
+        );
+        for s in [&mut auto, &mut fixed] {
+            s.set_now_ms(Some(1_700_000_000_000));
+            s.feed(&bytes, &mut |_, _, _| {});
+            s.finish();
+        }
+        assert_eq!(auto.dialect(), Some(Dialect::AgUi), "{name}");
+        assert_eq!(state(&auto), state(&fixed), "{name}");
+    }
+}

@@ -3,6 +3,7 @@
 //! revision leaves the page showing old data. Fed line by line from every recording, with
 //! default and with tiny limits, then `finish()` and a clock far in the future.
 #![cfg(not(target_arch = "wasm32"))]
+use agentwire::dialects::DialectChoice;
 use agentwire::json::WriteJson;
 use agentwire::pipeline::Session;
 use agentwire::sse::SseConfig;
@@ -34,7 +35,8 @@ fn strip_rev(s: &str) -> String {
 }
 
 fn check(name: &str, bytes: &[u8], limits: Limits, clock: bool) -> Vec<String> {
-    let mut s = Session::new(SseConfig::default(), limits);
+    // Auto: protocol 000 recordings are read as such, the AG-UI ones as AG-UI.
+    let mut s = Session::with_dialect(SseConfig::default(), limits, DialectChoice::Auto);
     let mut seen_t: HashMap<String, (u64, String)> = HashMap::new();
     let mut seen_a: HashMap<String, (u64, String)> = HashMap::new();
     let mut bad = Vec::new();
@@ -88,8 +90,9 @@ fn check(name: &str, bytes: &[u8], limits: Limits, clock: bool) -> Vec<String> {
 #[test]
 fn revisions_follow_every_visible_change() {
     let mut bad = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir("tests/recordings")
-        .unwrap()
+    let mut files: Vec<_> = ["tests/recordings", "tests/recordings/ag-ui"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
@@ -106,6 +109,7 @@ fn revisions_follow_every_visible_change() {
             max_history_per_task: 1,
             max_tools_per_task: 1,
             max_requests_per_task: 1,
+            max_messages_per_task: 1,
             max_tasks: 2,
             max_content_bytes: 5,
             max_pending_chunks: 1,

@@ -1,7 +1,8 @@
-//! Every dialect decoder (a2a, acp, unified, myagent, and auto-detection), through the whole
+//! Every dialect decoder (a2a, acp, unified, myagent, ag-ui, and auto-detection), through the whole
 //! session: dialect decoder → canonical decoder → store, then the client's answers.
 //!
-//! Input: 1 header byte: `h % 5` picks the dialect (a2a, acp, unified, myagent, auto), bit 3
+//! Input: 1 header byte: its low 3 bits `% 6` pick the dialect (a2a, acp, unified, myagent, ag-ui,
+//! auto), bit 3
 //! the framing (clear: the rest is an SSE stream, fed in two chunks; set: one WebSocket text
 //! frame per line); then the stream.
 //!
@@ -23,11 +24,12 @@ fuzz_target!(|data: &[u8]| {
     let Some((&h, rest)) = data.split_first() else {
         return;
     };
-    let choice = match h % 5 {
+    let choice = match (h & 7) % 6 {
         0 => DialectChoice::Fixed(Dialect::A2a),
         1 => DialectChoice::Fixed(Dialect::Acp),
         2 => DialectChoice::Fixed(Dialect::Unified),
         3 => DialectChoice::Fixed(Dialect::MyAgent),
+        4 => DialectChoice::Fixed(Dialect::AgUi),
         _ => DialectChoice::Auto,
     };
     let frames = h & 0x08 != 0;

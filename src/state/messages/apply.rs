@@ -354,10 +354,15 @@ impl Store {
         let Some(m) = slot.view.messages.get_mut(i) else {
             return;
         };
-        let doc = m
-            .activity
-            .get_or_insert_with(|| JsonDoc(OwnedValue::Object(Vec::new())));
-        match json::patch::apply(&mut doc.0, &e.patch) {
+        // Atomic: on failure the content is as it was (a message without one keeps none).
+        let result = match m.activity.as_mut() {
+            Some(doc) => json::patch::apply(&mut doc.0, &e.patch),
+            None => {
+                let mut doc = OwnedValue::Object(Vec::new());
+                json::patch::apply(&mut doc, &e.patch).map(|()| m.activity = Some(JsonDoc(doc)))
+            }
+        };
+        match result {
             Ok(()) => {
                 self.touch(t);
             }

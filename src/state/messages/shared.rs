@@ -7,24 +7,22 @@ use crate::json::{self, OwnedValue};
 use crate::state::{EventMeta, Store};
 
 impl Store {
-    /// A run without a state of its own starts from the latest state of its context (the
-    /// previous run of the thread), as an AG-UI agent's state carries from run to run.
-    fn inherit_state(&mut self, t: usize) {
+    /// The state a run without one of its own starts from: the latest state of its context
+    /// (the previous run of the thread), as an AG-UI agent's state carries from run to run;
+    /// else an empty object.
+    fn inherited_state(&self, t: usize) -> OwnedValue {
         let Some(slot) = self.tasks.get(t) else {
-            return;
+            return OwnedValue::Object(Vec::new());
         };
-        if slot.view.shared_state.is_some() {
-            return;
-        }
         let context = &slot.view.context_id;
-        let found = self.tasks[..t]
+        self.tasks
+            .get(..t)
+            .unwrap_or_default()
             .iter()
             .rev()
             .find(|s| &s.view.context_id == context && s.view.shared_state.is_some())
-            .and_then(|s| s.view.shared_state.clone());
-        if let Some(slot) = self.tasks.get_mut(t) {
-            slot.view.shared_state = found;
-        }
+            .and_then(|s| s.view.shared_state.as_ref())
+            .map_or_else(|| OwnedValue::Object(Vec::new()), |d| d.0.clone())
     }
 
     pub(crate) fn apply_state_snapshot(&mut self, e: &StateSnapshot<'_>, meta: &EventMeta<'_>) {
@@ -43,15 +41,27 @@ impl Store {
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, StateDelta::KIND) else {
             return;
         };
-        self.inherit_state(t);
-        let Some(slot) = self.tasks.get_mut(t) else {
-            return;
+        // The patch is atomic: on failure the document is as it was (and a task that had
+        // none still has none).
+        let own = self
+            .tasks
+            .get(t)
+            .is_some_and(|s| s.view.shared_state.is_some());
+        let result = if own {
+            let doc = self
+                .tasks
+                .get_mut(t)
+                .and_then(|s| s.view.shared_state.as_mut());
+            doc.map_or(Ok(()), |d| json::patch::apply(&mut d.0, &e.patch))
+        } else {
+            let mut doc = self.inherited_state(t);
+            json::patch::apply(&mut doc, &e.patch).map(|()| {
+                if let Some(slot) = self.tasks.get_mut(t) {
+                    slot.view.shared_state = Some(JsonDoc(doc));
+                }
+            })
         };
-        let doc = slot
-            .view
-            .shared_state
-            .get_or_insert_with(|| JsonDoc(OwnedValue::Object(Vec::new())));
-        match json::patch::apply(&mut doc.0, &e.patch) {
+        match result {
             Ok(()) => {
                 self.touch(t);
             }
