@@ -417,7 +417,12 @@ impl Session {
     pub fn set_dialect(&mut self, choice: DialectChoice) {
         self.dialect = match choice {
             DialectChoice::Fixed(Dialect::Canonical) => None,
-            c => Some(Box::new(Translator::new(c))),
+            c => {
+                let mut t = Translator::new(c);
+                t.decoder
+                    .set_dedupe_window(self.store.limits().dedupe_window);
+                Some(Box::new(t))
+            }
         };
     }
 

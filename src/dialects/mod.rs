@@ -42,6 +42,7 @@ pub mod acp;
 pub mod ag_ui;
 mod detect;
 mod emit;
+mod identity;
 pub mod jsonrpc;
 #[cfg(feature = "myagent")]
 pub mod myagent;
@@ -194,6 +195,8 @@ pub struct DialectDecoder {
     active: Option<Active>,
     clock: Clock,
     sent: u64,
+    /// Identities of the events seen, for streams without SSE ids (see `identity.rs`).
+    identities: identity::Identities,
 }
 
 impl DialectDecoder {
@@ -232,6 +235,12 @@ impl DialectDecoder {
             Active::AgUi(_) => Dialect::AgUi,
             Active::Missing(d) => *d,
         })
+    }
+
+    /// How many event identities are remembered to recognise a replay in a stream without SSE
+    /// ids (the store's `dedupeWindow`; 0 turns recognition off).
+    pub fn set_dedupe_window(&mut self, window: usize) {
+        self.identities.set_window(window);
     }
 
     /// Sets "now" (epoch ms) for events that carry no timestamp (the browser passes
@@ -370,6 +379,11 @@ impl DialectDecoder {
                 return Route::Translated;
             }
         }
+        // Without SSE ids, an event already seen (by its identity in its protocol) is a
+        // replay: not decoded at all, so the decoder's own counters do not move.
+        if event_id.is_empty() && self.replayed(&value, data, &mut sink) {
+            return Route::Translated;
+        }
         #[allow(unused_variables)]
         let clock = &mut self.clock;
         match self.active.as_mut() {
@@ -393,6 +407,38 @@ impl DialectDecoder {
             Some(Active::Canonical) | None => return Route::Canonical,
         }
         Route::Translated
+    }
+
+    /// `true` when the event repeats one already seen (`out.duplicate` set), or contradicts it
+    /// (a diagnostic); see `identity.rs`.
+    fn replayed(&mut self, value: &Value<'_>, data: &str, sink: &mut Sink<'_>) -> bool {
+        let key = match self.dialect() {
+            // An event without its `event_id` (malformed) is known by its whole text.
+            Some(Dialect::Unified) => match value.get("event_id").and_then(Value::as_str) {
+                Some(id) => format!("event_id:{id}"),
+                None => data.to_owned(),
+            },
+            Some(Dialect::Acp) => data.to_owned(),
+            _ => return false,
+        };
+        match self.identities.check(&key, data) {
+            identity::Seen::New => false,
+            identity::Seen::Repeat => {
+                sink.out.duplicate = true;
+                true
+            }
+            identity::Seen::Conflict => {
+                sink.warn(
+                    DiagCode::DuplicateEvent,
+                    format!(
+                        "{} was already used by another event: not applied",
+                        key.replace(':', " ")
+                    ),
+                    "$.event_id",
+                );
+                true
+            }
+        }
     }
 
     /// The canonical events for a request the client just answered (the dialects other than

@@ -204,6 +204,11 @@ fn apply(
     diags: &mut Vec<Diagnostic>,
     observe: &mut Observer<'_>,
 ) {
+    // A replay recognised by the event's identity in its protocol (no SSE id, no seq).
+    if out.duplicate && out.seq.is_none() {
+        store.admit_resent_event();
+        return;
+    }
     let seq_text;
     let mut event_id = event_id;
     if let Some(seq) = out.seq {
