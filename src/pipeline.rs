@@ -69,6 +69,14 @@ fn frame_too_large_diagnostic(bytes: usize, limit: usize, pos: u64) -> Diagnosti
 }
 
 impl StreamDecoder {
+    /// Sets "now" (epoch ms): the time given to dialect events that carry no timestamp (the
+    /// time they were received). Without it, the stream's last timestamp is reused.
+    pub fn set_now_ms(&mut self, now_ms: Option<i64>) {
+        if let Some(d) = self.dialect.as_deref_mut() {
+            d.decoder().set_now_ms(now_ms);
+        }
+    }
+
     /// A decoder with the given SSE limits.
     pub fn new(config: SseConfig) -> Self {
         StreamDecoder {

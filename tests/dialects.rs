@@ -99,6 +99,7 @@ fn state(r: &Recording, choice: DialectChoice, chunk: usize) -> String {
 /// The decoded events and diagnostics, one JSON line each (as the `events` CLI prints them).
 fn events(r: &Recording, choice: DialectChoice, chunk: usize) -> Vec<String> {
     let mut d = StreamDecoder::with_dialect(SseConfig::default(), choice);
+    d.set_now_ms(Some(RECEIVED_MS));
     let mut out = Vec::new();
     let mut on = |item: Item<'_>| {
         let mut line = String::new();
@@ -134,8 +135,13 @@ fn json(text: &str) -> serde_json::Value {
 /// The assembled state without the store's own bookkeeping (`version`, `revision`,
 /// `createdAt`/`updatedAt`): what the dialect decided, not how the store counts changes.
 /// A session reading `choice` with the default SSE settings and limits.
+/// When the recordings are "received": the time an event without a timestamp gets.
+const RECEIVED_MS: i64 = 1_700_000_000_000;
+
 fn session(choice: DialectChoice) -> Session {
-    Session::with_dialect(SseConfig::default(), Limits::default(), choice)
+    let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), choice);
+    s.set_now_ms(Some(RECEIVED_MS));
+    s
 }
 
 fn assembled(text: &str) -> serde_json::Value {

@@ -25,6 +25,7 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use crate::now_ms;
     use agentwire::dialects::{Dialect, DialectChoice};
     use agentwire::json::{write_number, write_str};
     use agentwire::pipeline::{sse_diagnostic, Item, Session, StreamDecoder};
@@ -346,6 +347,7 @@ mod cli {
             }
             "events" => {
                 let mut d = StreamDecoder::with_dialect(SseConfig::default(), o.dialect);
+                d.set_now_ms(Some(now_ms()));
                 if let Some(id) = &o.last_event_id {
                     d.parser().set_last_event_id(id);
                 }
@@ -387,6 +389,7 @@ mod cli {
             _ => {
                 let mut s =
                     Session::with_dialect(SseConfig::default(), Limits::default(), o.dialect);
+                s.set_now_ms(Some(now_ms()));
                 if let Some(id) = &o.last_event_id {
                     s.parser().set_last_event_id(id);
                 }
@@ -428,4 +431,19 @@ mod cli {
             }
         }
     }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// "Now" in epoch ms: the time given to dialect events that carry no timestamp (the time they
+/// were read). `AGENTWIRE_NOW_MS` fixes it (reproducible output).
+fn now_ms() -> i64 {
+    if let Some(ms) = std::env::var("AGENTWIRE_NOW_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return ms;
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -50,6 +50,8 @@ impl StreamDecoder {
         chunk: &[u8],
     ) -> Result<JsValue, JsValue> {
         check_alive()?;
+        // A dialect event without a timestamp gets the time it was received.
+        self.inner.set_now_ms(Some(js_sys::Date::now() as i64));
         let mut out = String::from("[");
         let mut first = true;
         self.inner.feed(chunk, &mut |item| {

@@ -473,6 +473,8 @@ impl AgentStore {
                 sink,
                 ..
             } = inner;
+            // A dialect event without a timestamp gets the time it was received.
+            session.set_now_ms(Some(js_sys::Date::now() as i64));
             run(session, &mut |ev, _meta, store| {
                 batch.collect(handlers, *any_mask, ev, store, sink)
             });

@@ -138,10 +138,10 @@ function plan({ userText, turn, mode }) {
     const city = cityOf(userText);
     const id = next("call");
     const input = JSON.stringify({ city });
-    const bytes = Buffer.from(input);
-    // split inside a multi-byte character when there is one (by characters, the JSON stays text)
-    const cut = Math.max(1, Array.from(input).findIndex((ch) => Buffer.byteLength(ch) > 1) + 1 || 9);
+    // the first delta ends right after the first non-ASCII character (else after 9 characters)
     const chars = Array.from(input);
+    const mb = chars.findIndex((ch) => Buffer.byteLength(ch) > 1);
+    const cut = mb >= 0 ? mb + 1 : 9;
     return [
       { type: "reasoning-start", id: "r-" + id },
       { type: "reasoning-delta", id: "r-" + id, delta: `Turn ${turn}: the user wants weather.` },
@@ -154,7 +154,7 @@ function plan({ userText, turn, mode }) {
       { type: "tool-input-end", id },
       { type: "tool-call", toolCallId: id, toolName: "weather", input },
       finish("tool-calls"),
-    ].concat(bytes.length ? [] : []);
+    ];
   };
 }
 
