@@ -197,3 +197,73 @@ fn myagent_session_end_cancels_a_running_plan_and_solver_after_user_cancel() {
         .collect();
     assert_eq!(statuses, ["s1/turn-1 canceled", "plan:plan_1 canceled"]);
 }
+
+/// A task that ends leaves nothing going under it, in protocol 000 too: its running tools end
+/// `canceled`, its working sub-tasks (down the tree) end `canceled`, each with a `left-open`
+/// warning; a `tool-complete` the server sends after the end still applies.
+#[test]
+fn a_task_that_ends_ends_its_running_tools_and_sub_tasks() {
+    let mut s = session(Dialect::Canonical);
+    let ev = |kind: &str, task: &str, rest: &str| {
+        format!(
+            r#"{{"kind":"{kind}","contextId":"c","taskId":"{task}","timestamp":"2025-01-01T00:00:0{}Z"{rest}}}"#,
+            rest.len() % 10
+        )
+    };
+    let events = [
+        ev("task-created", "root", r#","initiator":"user""#),
+        ev("task-status", "root", r#","status":"working""#),
+        ev(
+            "task-created",
+            "child",
+            r#","parentTaskId":"root","initiator":"agent""#,
+        ),
+        ev(
+            "task-created",
+            "grandchild",
+            r#","parentTaskId":"child","initiator":"agent""#,
+        ),
+        ev("task-status", "grandchild", r#","status":"working""#),
+        ev(
+            "tool-start",
+            "root",
+            r#","toolCallId":"a","toolName":"search","arguments":{}"#,
+        ),
+        ev(
+            "tool-start",
+            "grandchild",
+            r#","toolCallId":"b","toolName":"fetch","arguments":{}"#,
+        ),
+        ev("task-complete", "root", r#","content":"done""#),
+        ev(
+            "tool-complete",
+            "root",
+            r#","toolCallId":"a","toolName":"search","success":true,"result":1"#,
+        ),
+    ];
+    let refs: Vec<&str> = events.iter().map(String::as_str).collect();
+    feed_sse(&mut s, &refs);
+    let st = state(&s);
+    let task = |id: &str| {
+        st["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(task("root")["status"], "completed");
+    assert_eq!(task("child")["status"], "canceled");
+    assert_eq!(task("grandchild")["status"], "canceled");
+    assert_eq!(task("grandchild")["tools"][0]["state"], "canceled");
+    // The server's own completion, after the task's end, is the tool's last word.
+    assert_eq!(task("root")["tools"][0]["state"], "succeeded");
+    let left_open = st["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "left-open")
+        .count();
+    assert_eq!(left_open, 4, "{:#?}", st["diagnostics"]);
+}

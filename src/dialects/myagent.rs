@@ -9,13 +9,13 @@
 //! | first event of a turn | `task-created` (initiator `user`; the question of `plan.start` or the last `user.message` sent as `metadata.prompt`) + `task-status` `working` |
 //! | `plan.start` | `subtask-created` `plan:<step_id>` (the question as prompt) + `task-status` `working` |
 //! | `plan.step_completed` | `task-status` `working` on the plan task ("step … completed") |
-//! | `plan.completed` | one `subtask-created` per plan task (`<plan>/<task.id>`, title as prompt) + `task-complete` of the plan task (`plan_summary` as content) |
+//! | `plan.completed` | one `subtask-created` per plan task (`<plan>/<task.id>`, title as prompt; a child of the turn, beside the plan task) + `task-complete` of the plan task (`plan_summary` as content) |
 //! | `plan.validation_error` | `agent-error` diagnostic + plan task `failed` |
 //! | `solver.start` / `solver.progress` / `solver.retry` / `solver.step_failed` / `solver.completed` | a `solver` tool call: `tool-start` / `tool-progress` (`progress_percent` / 100, `completed_steps` / `total_steps`, current task as message) / progress messages / `tool-complete`; plan tasks follow `current_step` (when the plan has `total_steps` tasks) and `task_results` |
 //! | `agent.thinking` | `thought-stream` (`thinking_type` planning / reasoning; analysis → reasoning) |
 //! | `agent.tool_call` / `agent.tool_result` | `tool-start` / `tool-complete` (`metadata.call_id` is the call id; `execution_time_ms` → duration) |
 //! | `agent.partial_answer` | `content-delta` (`chunk_index` as index when present) |
-//! | `agent.final_answer` | `task-complete` with the answer as `content` (`total_tokens_used` → `tokensUsed`); the turn ends |
+//! | `agent.final_answer` | `task-complete` with the answer as `content` (`total_tokens_used` → `tokensUsed`); the turn ends; first its plan, plan tasks and solver still open complete with it (the answer says the work is done) |
 //! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (`<step_id>#turn-<n>` when an earlier turn used that step id; answers go out with the raw `step_id`) (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
 //! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error; `canceled` instead of `failed` after the client sent `user.cancel` in the turn (MyAgent has no canceled state); a turn that ends leaves its open confirmations to expire |
 //! | `error.retry` / `recovery_started` / `recovery_success` | `task-status` `working` with what happens |
@@ -754,7 +754,9 @@ impl MyAgentDecoder {
                     let title = get_str(Some(t), "title")
                         .or_else(|| get_str(Some(t), "description"))
                         .unwrap_or(id);
-                    let mut e = Obj::event("subtask-created", cx.ctx, &plan);
+                    // Plan tasks are the turn's (siblings of the plan task, which ends here
+                    // while they are still to be done).
+                    let mut e = Obj::event("subtask-created", cx.ctx, &turn);
                     e.str("subtaskId", &sub)
                         .str("prompt", title)
                         .str("timestamp", cx.ts);
@@ -1177,6 +1179,7 @@ impl MyAgentDecoder {
                 sink.event(e.finish());
             }
             "agent.final_answer" => {
+                self.end_finished(cx, sink);
                 let mut e = Obj::event("task-complete", cx.ctx, &turn);
                 e.str("content", get_str(cx.content, "answer").unwrap_or(""))
                     .str("timestamp", cx.ts);

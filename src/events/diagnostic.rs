@@ -106,6 +106,9 @@ diag_codes! {
     OutOfOrder = "out-of-order",
     /// The server answered in a framing this build does not read (AG-UI's protobuf).
     UnsupportedFraming = "unsupported-framing",
+    /// A task ended while something under it was still going (a running tool, a working
+    /// sub-task): that was ended too (tools `canceled`, sub-tasks `canceled`).
+    LeftOpen = "left-open",
 }
 
 /// How bad a diagnostic is.

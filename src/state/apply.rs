@@ -176,7 +176,7 @@ impl Store {
     /// A task that ended leaves no request open: what it still waited for can no longer be
     /// answered, so its open input and auth requests become `expired` (no diagnostic: a run
     /// canceled while it asks is a normal end) and their deadlines are dropped.
-    fn close_open_requests(&mut self, t: usize) {
+    pub(crate) fn close_open_requests(&mut self, t: usize) {
         let Some(slot) = self.tasks.get(t) else {
             return;
         };
@@ -250,7 +250,13 @@ impl Store {
     }
 
     /// Appends a status change, dropping the oldest beyond `max_history_per_task`.
-    fn push_history(&mut self, t: usize, change: StatusChange, meta: &EventMeta<'_>, kind: &str) {
+    pub(crate) fn push_history(
+        &mut self,
+        t: usize,
+        change: StatusChange,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) {
         let max = self.limits.max_history_per_task;
         let Some(slot) = self.tasks.get_mut(t) else {
             return;
@@ -474,6 +480,7 @@ impl Store {
             self.flush_content_gaps(t, meta, TaskStatusEvent::KIND);
             self.flush_task_artifact_gaps(t, meta);
             self.close_open_requests(t);
+            self.end_open_work(t, &e.timestamp, meta, TaskStatusEvent::KIND);
             // A completed task receives no further content: its answer is final even when the
             // server ends it with a status rather than `task-complete` (A2A, Unified, MyAgent).
             // Failed/canceled answers stay incomplete: they were cut short.
@@ -514,6 +521,7 @@ impl Store {
         self.flush_content_gaps(t, meta, TaskComplete::KIND);
         self.flush_task_artifact_gaps(t, meta);
         self.close_open_requests(t);
+        self.end_open_work(t, &e.timestamp, meta, TaskComplete::KIND);
         if let Some(content) = &e.content {
             self.reconcile_content(t, content, &e.task_id, meta, TaskComplete::KIND);
         }
@@ -941,7 +949,12 @@ impl Store {
                     .tasks
                     .get(tt)
                     .and_then(|s| s.view.tools.get(i))
-                    .is_some_and(|x| x.state != ToolState::Running);
+                    // A tool the store canceled when its task ended still takes the
+                    // server's own `tool-complete` (sent after the task's end).
+                    .is_some_and(|x| {
+                        x.state != ToolState::Running
+                            && !(x.state == ToolState::Canceled && kind == ToolComplete::KIND)
+                    });
                 if finished {
                     let msg = format!("{kind} for tool call {call_id} after it completed: ignored");
                     self.diag(

@@ -11,6 +11,7 @@ mod artifacts;
 mod base64;
 mod chunks;
 mod dedupe;
+mod ending;
 mod macros;
 pub mod messages;
 pub mod model;

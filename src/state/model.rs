@@ -35,7 +35,8 @@ str_enum! {
     ToolState { /// Started, not finished.
     Running = "running", /// Finished with `success: true`.
     Succeeded = "succeeded", /// Finished with `success: false`.
-    Failed = "failed", }
+    Failed = "failed", /// Its task ended before it finished: no result will come.
+    Canceled = "canceled", }
 }
 
 str_enum! {

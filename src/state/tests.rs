@@ -126,6 +126,8 @@ fn rules_between_events_become_diagnostics() {
             DiagCode::ToolNotStarted,
             DiagCode::InputNotOpen,
             DiagCode::AuthNotOpen,
+            // The tool the progress announced was still running when the task completed.
+            DiagCode::LeftOpen,
             DiagCode::TaskAlreadyTerminal,
             DiagCode::TaskAlreadyTerminal
         ]

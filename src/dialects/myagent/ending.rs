@@ -71,4 +71,26 @@ impl MyAgentDecoder {
             sink.event(e.finish());
         }
     }
+
+    /// The turn answered (`agent.final_answer`): its plan task, plan tasks and solver still
+    /// open complete with it (tool calls still running are left to the store, which cancels
+    /// them with a `left-open` warning: nothing says they succeeded).
+    pub(super) fn end_finished(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let done = |id: &str, sink: &mut Sink<'_>| {
+            let mut e = Obj::event("task-complete", cx.ctx, id);
+            e.str("timestamp", cx.ts);
+            sink.event(e.finish());
+        };
+        for (_, id, state) in self.plan.iter_mut() {
+            if *state != PlanState::Done {
+                *state = PlanState::Done;
+                done(id, sink);
+            }
+        }
+        if std::mem::take(&mut self.plan_open) {
+            if let Some(plan) = &self.plan_task {
+                done(plan, sink);
+            }
+        }
+    }
 }
