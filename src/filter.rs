@@ -113,7 +113,9 @@ pub fn event_scope<'e>(ev: &'e AgentEvent<'_>) -> (Option<&'e str>, Option<&'e s
         ToolArgsEnd,
         EncryptedValue,
         StateSnapshot,
-        StateDelta
+        StateDelta,
+        MessagePartPut,
+        MessageCut
     )
 }
 

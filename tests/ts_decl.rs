@@ -49,6 +49,8 @@ fn declarations() -> String {
         <MessageStart as Tsify>::DECL,
         <MessageDelta as Tsify>::DECL,
         <MessageEnd as Tsify>::DECL,
+        <MessagePartPut as Tsify>::DECL,
+        <MessageCut as Tsify>::DECL,
         <MessagePut as Tsify>::DECL,
         <MessagesSnapshot as Tsify>::DECL,
         <MessagePatch as Tsify>::DECL,

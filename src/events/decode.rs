@@ -360,6 +360,8 @@ fn timestamp_of<'e>(ev: &'e AgentEvent<'_>) -> Option<&'e str> {
         AgentEvent::EncryptedValue(e) => &e.timestamp,
         AgentEvent::StateSnapshot(e) => &e.timestamp,
         AgentEvent::StateDelta(e) => &e.timestamp,
+        AgentEvent::MessagePartPut(e) => &e.timestamp,
+        AgentEvent::MessageCut(e) => &e.timestamp,
         AgentEvent::Unknown(_) => return None,
     })
 }

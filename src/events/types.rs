@@ -407,11 +407,18 @@ canonical_events! {
         message_id: Cow<'a, str> = "messageId",
         /// Text to append.
         delta: Cow<'a, str> = "delta",
+        /// The part it extends (created when new): the protocol's id of a text or reasoning
+        /// part (AI SDK `text-start` ids). Without it, the message's open text.
+        #[tsify(optional)]
+        part_id: Option<Cow<'a, str>> = "partId",
+        /// `text` (the default: the message's `content`) or `reasoning` (a reasoning part).
+        #[tsify(optional)]
+        part_type: Option<Cow<'a, str>> = "partType",
         /// ISO 8601.
         timestamp: Cow<'a, str> = "timestamp",
     }
 
-    /// A message's text is complete.
+    /// A message's text is complete (with `partId`: that part only).
     MessageEnd = "message-end" {
         /// The conversation/session.
         context_id: Cow<'a, str> = "contextId",
@@ -419,11 +426,47 @@ canonical_events! {
         task_id: Cow<'a, str> = "taskId",
         /// The message.
         message_id: Cow<'a, str> = "messageId",
+        /// Only this text or reasoning part ends (the message goes on).
+        #[tsify(optional)]
+        part_id: Option<Cow<'a, str>> = "partId",
         /// ISO 8601.
         timestamp: Cow<'a, str> = "timestamp",
         /// The protocol's own members.
         #[tsify(optional)]
         metadata: Option<JsonObject<'a>> = "metadata",
+    }
+
+    /// A part of a message in the protocol's own shape (AI SDK tool, source, file, data and
+    /// step parts): replaces the part put with the same `key`, else is appended.
+    MessagePartPut = "message-part" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The message.
+        message_id: Cow<'a, str> = "messageId",
+        /// The part (an object with its `type`).
+        #[tsify(type = "Record<string, unknown>")]
+        part: Value<'a> = "part",
+        /// Finds the part again (`tool:<toolCallId>`, `data:<type>:<id>`, `step:<n>`).
+        #[tsify(optional)]
+        key: Option<Cow<'a, str>> = "key",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
+    }
+
+    /// The parts after the part put with `afterKey` are removed (AI SDK `reset-step`).
+    MessageCut = "message-cut" {
+        /// The conversation/session.
+        context_id: Cow<'a, str> = "contextId",
+        /// The task.
+        task_id: Cow<'a, str> = "taskId",
+        /// The message.
+        message_id: Cow<'a, str> = "messageId",
+        /// The key of the last part kept.
+        after_key: Cow<'a, str> = "afterKey",
+        /// ISO 8601.
+        timestamp: Cow<'a, str> = "timestamp",
     }
 
     /// A whole message, added or merged into the one with its `id` (a tool result, an

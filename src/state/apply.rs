@@ -90,6 +90,8 @@ impl Store {
             AgentEvent::EncryptedValue(e) => self.apply_encrypted_value(e, meta),
             AgentEvent::StateSnapshot(e) => self.apply_state_snapshot(e, meta),
             AgentEvent::StateDelta(e) => self.apply_state_delta(e, meta),
+            AgentEvent::MessagePartPut(e) => self.apply_message_part(e, meta),
+            AgentEvent::MessageCut(e) => self.apply_message_cut(e, meta),
             AgentEvent::Unknown(_) => {}
         }
         // Applied: it changed the state, or it is a chunk admitted (applied, or held until its

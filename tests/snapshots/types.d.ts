@@ -4,7 +4,7 @@
  *
  * In TypeScript: `if (e.kind === "tool-progress") e.progress` type-checks.
  */
-export type AgentEvent = ({ kind: "task-created" } & TaskCreated) | ({ kind: "task-status" } & TaskStatusEvent) | ({ kind: "task-complete" } & TaskComplete) | ({ kind: "content-delta" } & ContentDelta) | ({ kind: "content-complete" } & ContentComplete) | ({ kind: "tool-start" } & ToolStart) | ({ kind: "tool-progress" } & ToolProgress) | ({ kind: "tool-complete" } & ToolComplete) | ({ kind: "input-required" } & InputRequired) | ({ kind: "input-received" } & InputReceived) | ({ kind: "auth-required" } & AuthRequired) | ({ kind: "auth-completed" } & AuthCompleted) | ({ kind: "file-write" } & FileWrite) | ({ kind: "data-write" } & DataWrite) | ({ kind: "dataset-write" } & DatasetWrite) | ({ kind: "subtask-created" } & SubtaskCreated) | ({ kind: "thought-stream" } & ThoughtStream) | ({ kind: "message-start" } & MessageStart) | ({ kind: "message-delta" } & MessageDelta) | ({ kind: "message-end" } & MessageEnd) | ({ kind: "message-upsert" } & MessagePut) | ({ kind: "messages-snapshot" } & MessagesSnapshot) | ({ kind: "message-patch" } & MessagePatch) | ({ kind: "tool-args-delta" } & ToolArgsDelta) | ({ kind: "tool-args-end" } & ToolArgsEnd) | ({ kind: "encrypted-value" } & EncryptedValue) | ({ kind: "state-snapshot" } & StateSnapshot) | ({ kind: "state-delta" } & StateDelta) | ({ kind: "internal:thought-process" } & InternalThoughtProcess) | ({ kind: "internal:llm-call" } & InternalLlmCall) | ({ kind: "internal:checkpoint" } & InternalCheckpoint) | ({ kind: "internal:tool-start" } & InternalToolStart) | ({ kind: "internal:tool-complete" } & InternalToolComplete) | ({ kind: "unknown" } & UnknownEvent);
+export type AgentEvent = ({ kind: "task-created" } & TaskCreated) | ({ kind: "task-status" } & TaskStatusEvent) | ({ kind: "task-complete" } & TaskComplete) | ({ kind: "content-delta" } & ContentDelta) | ({ kind: "content-complete" } & ContentComplete) | ({ kind: "tool-start" } & ToolStart) | ({ kind: "tool-progress" } & ToolProgress) | ({ kind: "tool-complete" } & ToolComplete) | ({ kind: "input-required" } & InputRequired) | ({ kind: "input-received" } & InputReceived) | ({ kind: "auth-required" } & AuthRequired) | ({ kind: "auth-completed" } & AuthCompleted) | ({ kind: "file-write" } & FileWrite) | ({ kind: "data-write" } & DataWrite) | ({ kind: "dataset-write" } & DatasetWrite) | ({ kind: "subtask-created" } & SubtaskCreated) | ({ kind: "thought-stream" } & ThoughtStream) | ({ kind: "message-start" } & MessageStart) | ({ kind: "message-delta" } & MessageDelta) | ({ kind: "message-end" } & MessageEnd) | ({ kind: "message-part" } & MessagePartPut) | ({ kind: "message-cut" } & MessageCut) | ({ kind: "message-upsert" } & MessagePut) | ({ kind: "messages-snapshot" } & MessagesSnapshot) | ({ kind: "message-patch" } & MessagePatch) | ({ kind: "tool-args-delta" } & ToolArgsDelta) | ({ kind: "tool-args-end" } & ToolArgsEnd) | ({ kind: "encrypted-value" } & EncryptedValue) | ({ kind: "state-snapshot" } & StateSnapshot) | ({ kind: "state-delta" } & StateDelta) | ({ kind: "internal:thought-process" } & InternalThoughtProcess) | ({ kind: "internal:llm-call" } & InternalLlmCall) | ({ kind: "internal:checkpoint" } & InternalCheckpoint) | ({ kind: "internal:tool-start" } & InternalToolStart) | ({ kind: "internal:tool-complete" } & InternalToolComplete) | ({ kind: "unknown" } & UnknownEvent);
 
 /**
  * One problem found in the stream. Never thrown: collected, and readable/subscribable by the app.
@@ -932,13 +932,22 @@ export interface MessageDelta {
      */
     delta: string;
     /**
+     * The part it extends (created when new): the protocol's id of a text or reasoning
+     * part (AI SDK `text-start` ids). Without it, the message's open text.
+     */
+    partId?: string;
+    /**
+     * `text` (the default: the message's `content`) or `reasoning` (a reasoning part).
+     */
+    partType?: string;
+    /**
      * ISO 8601.
      */
     timestamp: string;
 }
 
 /**
- * A message's text is complete.
+ * A message's text is complete (with `partId`: that part only).
  */
 export interface MessageEnd {
     /**
@@ -954,6 +963,10 @@ export interface MessageEnd {
      */
     messageId: string;
     /**
+     * Only this text or reasoning part ends (the message goes on).
+     */
+    partId?: string;
+    /**
      * ISO 8601.
      */
     timestamp: string;
@@ -961,6 +974,63 @@ export interface MessageEnd {
      * The protocol's own members.
      */
     metadata?: JsonObject;
+}
+
+/**
+ * A part of a message in the protocol's own shape (AI SDK tool, source, file, data and
+ * step parts): replaces the part put with the same `key`, else is appended.
+ */
+export interface MessagePartPut {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The message.
+     */
+    messageId: string;
+    /**
+     * The part (an object with its `type`).
+     */
+    part: Record<string, unknown>;
+    /**
+     * Finds the part again (`tool:<toolCallId>`, `data:<type>:<id>`, `step:<n>`).
+     */
+    key?: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * The parts after the part put with `afterKey` are removed (AI SDK `reset-step`).
+ */
+export interface MessageCut {
+    /**
+     * The conversation/session.
+     */
+    contextId: string;
+    /**
+     * The task.
+     */
+    taskId: string;
+    /**
+     * The message.
+     */
+    messageId: string;
+    /**
+     * The key of the last part kept.
+     */
+    afterKey: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
 }
 
 /**

@@ -4,6 +4,7 @@
 //! message inserted mid-conversation re-indexes the task's messages).
 
 use super::model::{JsonDoc, Message, PartSlot};
+use super::parts::TextKind;
 use crate::events::*;
 use crate::json::{self, OwnedValue, Value};
 use crate::state::{EventMeta, RawJson, Store};
@@ -175,8 +176,12 @@ impl Store {
                 MessageDelta::KIND,
             );
         }
-        m.append(&e.delta);
-        if !m.role.is_answer() || e.delta.is_empty() {
+        let kind = match e.part_type.as_deref() {
+            Some("reasoning") => TextKind::Reasoning,
+            _ => TextKind::Text,
+        };
+        m.append_part_text(kind, e.part_id.as_deref(), &e.delta);
+        if kind == TextKind::Reasoning || !m.role.is_answer() || e.delta.is_empty() {
             return;
         }
         if slot.answer_message != Some(i) {
@@ -210,7 +215,10 @@ impl Store {
         };
         let metadata = e.metadata.as_ref().map(|m| RawJson::from_value(&m.0));
         if let Some(m) = self.touch(t).and_then(|s| s.view.messages.get_mut(i)) {
-            m.streaming = false;
+            m.end_parts(e.part_id.as_deref());
+            if e.part_id.is_none() {
+                m.streaming = false;
+            }
             if metadata.is_some() {
                 m.metadata = metadata;
             }
@@ -269,6 +277,87 @@ impl Store {
             at += 1;
         }
         Some(at)
+    }
+
+    pub(crate) fn apply_message_part(&mut self, e: &MessagePartPut<'_>, meta: &EventMeta<'_>) {
+        self.observe_time(&e.timestamp, meta);
+        let kind = MessagePartPut::KIND;
+        let Some(t) = self.message_task(&e.task_id, &e.context_id, meta, kind) else {
+            return;
+        };
+        let Some(i) = self.message_of(t, &e.message_id) else {
+            let msg = format!(
+                "message-part for message {} that never started: ignored",
+                e.message_id
+            );
+            return self.message_diag(
+                DiagCode::MessageNotStarted,
+                msg,
+                "$.messageId",
+                &e.task_id,
+                meta,
+                kind,
+            );
+        };
+        if e.part.get("type").and_then(Value::as_str).is_none() {
+            let msg = "message-part: a part is an object with a string type: ignored".to_owned();
+            return self.message_diag(DiagCode::InvalidType, msg, "$.part", &e.task_id, meta, kind);
+        }
+        let part = RawJson::from_value(&e.part);
+        if let Some(m) = self.touch(t).and_then(|s| s.view.messages.get_mut(i)) {
+            m.put_part(e.key.as_deref(), part);
+        }
+    }
+
+    pub(crate) fn apply_message_cut(&mut self, e: &MessageCut<'_>, meta: &EventMeta<'_>) {
+        self.observe_time(&e.timestamp, meta);
+        let kind = MessageCut::KIND;
+        let Some(t) = self.message_task(&e.task_id, &e.context_id, meta, kind) else {
+            return;
+        };
+        let Some(i) = self.message_of(t, &e.message_id) else {
+            let msg = format!(
+                "message-cut for message {} that never started: ignored",
+                e.message_id
+            );
+            return self.message_diag(
+                DiagCode::MessageNotStarted,
+                msg,
+                "$.messageId",
+                &e.task_id,
+                meta,
+                kind,
+            );
+        };
+        let cut = self
+            .tasks
+            .get_mut(t)
+            .and_then(|s| s.view.messages.get_mut(i))
+            .map(|m| {
+                let before = m.parts.len();
+                m.cut_after(&e.after_key).then_some(before != m.parts.len())
+            });
+        match cut {
+            Some(Some(true)) => {
+                self.touch(t);
+                self.reindex_messages(t);
+            }
+            Some(Some(false)) => {}
+            _ => {
+                let msg = format!(
+                    "message-cut after part {} that message {} does not have: ignored",
+                    e.after_key, e.message_id
+                );
+                self.message_diag(
+                    DiagCode::MessageNotStarted,
+                    msg,
+                    "$.afterKey",
+                    &e.task_id,
+                    meta,
+                    kind,
+                );
+            }
+        }
     }
 
     pub(crate) fn apply_messages_snapshot(
@@ -637,8 +726,11 @@ fn fill_message(m: &mut Message, v: &Value<'_>) {
                     p.get("type").and_then(Value::as_str),
                     p.get("text").and_then(Value::as_str),
                 ) {
-                    (Some("text"), Some(text)) => m.append(text),
-                    _ => m.parts.push(PartSlot::Other(RawJson::from_value(p))),
+                    (Some("text"), Some(text)) => m.append_part_text(TextKind::Text, None, text),
+                    _ => m.parts.push(PartSlot::Other {
+                        key: None,
+                        part: RawJson::from_value(p),
+                    }),
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 mod apply;
 pub mod model;
+mod parts;
 mod shared;
 
 pub use model::*;

@@ -7,6 +7,8 @@
 //! other protocols shows an AG-UI run's answer unchanged. Protocol 000 and the seed dialects
 //! have no messages: their `messages` stay empty and `content` is assembled as before.
 
+pub(crate) use super::parts::PartSlot;
+pub use super::parts::{MessagePart, OtherPart};
 use crate::events::MessageRole;
 use crate::json::{write_str, OwnedValue, WriteJson};
 use crate::state::macros::view_struct;
@@ -50,56 +52,6 @@ view_struct! {
     }
 }
 
-/// One part of a message, in order (the declaration of what `parts` holds).
-#[derive(tsify::Tsify, Debug, Clone, PartialEq)]
-#[serde(tag = "type")]
-pub enum MessagePart {
-    /// A span of the message's text (`content`).
-    #[serde(rename = "text")]
-    Text {
-        /// The text.
-        text: String,
-    },
-    /// A span of a reasoning message's text.
-    #[serde(rename = "reasoning")]
-    Reasoning {
-        /// The text.
-        text: String,
-    },
-    /// A tool call of this message (see `toolCalls`).
-    #[serde(rename = "tool-call")]
-    ToolCall {
-        /// The call's id.
-        #[serde(rename = "toolCallId")]
-        tool_call_id: String,
-        /// The tool's name.
-        #[serde(rename = "toolName")]
-        tool_name: String,
-        /// The arguments as JSON text (partial while streaming).
-        arguments: String,
-    },
-    /// Media by URL or data (`image`, `audio`, `video`, `document`) or any other part, kept as
-    /// the protocol gave it.
-    #[serde(rename = "other")]
-    Other {
-        /// The part as received (its own `type` member says what it is).
-        #[tsify(type = "Record<string, unknown>")]
-        part: RawJson,
-    },
-}
-
-/// How a part is stored: text parts are byte spans of the message's `content` (the text is
-/// kept once and appended in place).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum PartSlot {
-    /// `content[start..end]`.
-    Text { start: usize, end: usize },
-    /// `toolCalls[i]`.
-    ToolCall(usize),
-    /// A part kept whole (JSON object text).
-    Other(RawJson),
-}
-
 /// A conversation message (AG-UI's shape: `id`, `role`, `content`, `toolCalls`,
 /// `toolCallId`, ...), plus its ordered `parts`.
 #[derive(tsify::Tsify, Debug, Clone, PartialEq, Default)]
@@ -111,8 +63,7 @@ pub struct Message {
     /// Its text (for `tool` messages the result text; empty for activities).
     pub content: String,
     /// Text, tool calls and other parts in order.
-    #[tsify(type = "MessagePart[]")]
-    #[serde(skip)]
+    #[tsify(type = "Array<MessagePart | OtherPart>")]
     pub(crate) parts: Vec<PartSlot>,
     /// Tool calls (assistant messages).
     #[serde(rename = "toolCalls")]
@@ -162,88 +113,9 @@ impl Message {
         }
     }
 
-    /// Appends text: extends the open text span at the end, or opens one.
-    pub(crate) fn append(&mut self, delta: &str) {
-        let start = self.content.len();
-        self.content.push_str(delta);
-        let end = self.content.len();
-        match self.parts.last_mut() {
-            Some(PartSlot::Text { end: e, .. }) if *e == start => *e = end,
-            _ => self.parts.push(PartSlot::Text { start, end }),
-        }
-    }
-
-    /// Replaces the text (one text part).
-    pub(crate) fn set_text(&mut self, text: &str) {
-        self.content.clear();
-        self.parts.retain(|p| !matches!(p, PartSlot::Text { .. }));
-        if !text.is_empty() {
-            self.content.push_str(text);
-            self.parts.insert(
-                0,
-                PartSlot::Text {
-                    start: 0,
-                    end: text.len(),
-                },
-            );
-        }
-    }
-
-    /// Adds a tool call (and its part); returns its index.
-    pub(crate) fn add_tool_call(&mut self, id: &str, name: &str) -> usize {
-        self.tool_calls.push(ToolCall {
-            id: id.to_owned(),
-            kind: "function".to_owned(),
-            function: ToolCallFunction {
-                name: name.to_owned(),
-                arguments: String::new(),
-            },
-            encrypted_value: None,
-        });
-        let i = self.tool_calls.len() - 1;
-        self.parts.push(PartSlot::ToolCall(i));
-        i
-    }
-
     /// The index of tool call `id`.
     pub(crate) fn tool_call(&self, id: &str) -> Option<usize> {
         self.tool_calls.iter().position(|c| c.id == id)
-    }
-
-    fn write_parts(&self, out: &mut String) {
-        out.push('[');
-        let text_type = if self.role == MessageRole::Reasoning {
-            "{\"type\":\"reasoning\",\"text\":"
-        } else {
-            "{\"type\":\"text\",\"text\":"
-        };
-        for (i, p) in self.parts.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            match p {
-                PartSlot::Text { start, end } => {
-                    out.push_str(text_type);
-                    write_str(out, self.content.get(*start..*end).unwrap_or_default());
-                    out.push('}');
-                }
-                PartSlot::ToolCall(c) => {
-                    let Some(call) = self.tool_calls.get(*c) else {
-                        out.push_str("null");
-                        continue;
-                    };
-                    out.push_str("{\"type\":\"tool-call\",\"toolCallId\":");
-                    write_str(out, &call.id);
-                    out.push_str(",\"toolName\":");
-                    write_str(out, &call.function.name);
-                    out.push_str(",\"arguments\":");
-                    write_str(out, &call.function.arguments);
-                    out.push('}');
-                }
-                PartSlot::Other(raw) => raw.write_json(out),
-            }
-        }
-        out.push(']');
     }
 }
 

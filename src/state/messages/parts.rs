@@ -1,0 +1,302 @@
+//! A message's ordered `parts`: how they are stored (text as spans of the message's `content`,
+//! kept once and appended in place), how text, reasoning, tool calls and protocol parts are
+//! added, replaced and cut, and how they are written.
+//!
+//! Parts in JSON (`MessagePart`, or any protocol part kept whole, `OtherPart`):
+//! `{type:"text", text, state}`, `{type:"reasoning", id?, text, state}` (`state`: `streaming`
+//! until the text ends, then `done`), `{type:"tool-call", toolCallId, toolName, arguments}`
+//! (AG-UI's calls, also in `toolCalls`), and the protocol's own parts as it sends them: AI SDK
+//! `tool-<name>`, `source-url`, `file`, `data-*`, `step-start`, ..., AG-UI's media parts.
+
+use super::model::Message;
+use crate::json::{write_str, WriteJson};
+use crate::state::RawJson;
+
+/// One part of a message, in order (the declaration of the parts agentwire builds itself).
+#[derive(tsify::Tsify, Debug, Clone, PartialEq)]
+#[serde(tag = "type")]
+pub enum MessagePart {
+    /// A span of the message's text (`content`).
+    #[serde(rename = "text")]
+    Text {
+        /// The text.
+        text: String,
+        /// `streaming` until the text ends, then `done`.
+        #[tsify(type = "\"streaming\" | \"done\"")]
+        state: String,
+    },
+    /// Reasoning text.
+    #[serde(rename = "reasoning")]
+    Reasoning {
+        /// The reasoning's id in its protocol.
+        #[tsify(optional)]
+        id: Option<String>,
+        /// The text.
+        text: String,
+        /// `streaming` until the text ends, then `done`.
+        #[tsify(type = "\"streaming\" | \"done\"")]
+        state: String,
+    },
+    /// A tool call of this message (see `toolCalls`).
+    #[serde(rename = "tool-call")]
+    ToolCall {
+        /// The call's id.
+        #[serde(rename = "toolCallId")]
+        tool_call_id: String,
+        /// The tool's name.
+        #[serde(rename = "toolName")]
+        tool_name: String,
+        /// The arguments as JSON text (partial while streaming).
+        arguments: String,
+    },
+}
+
+/// A part the protocol defines, kept as it sent it (AI SDK `tool-<name>`, `source-url`,
+/// `file`, `data-*`, `step-start`; AG-UI `image`, `audio`, `video`, `document`).
+#[derive(tsify::Tsify, Debug, Clone, PartialEq)]
+pub struct OtherPart {
+    /// What part it is.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Its other members, as sent.
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub members: RawJson,
+}
+
+/// How a part is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PartSlot {
+    /// `content[start..end]`; `id`: the protocol's id of the text part; `done` once it ended.
+    Text {
+        start: usize,
+        end: usize,
+        id: Option<String>,
+        done: bool,
+    },
+    /// Reasoning text kept in the part.
+    Reasoning {
+        id: Option<String>,
+        text: String,
+        done: bool,
+    },
+    /// `toolCalls[i]`.
+    ToolCall(usize),
+    /// A part kept whole (JSON object text); `key` finds it again to replace it.
+    Other { key: Option<String>, part: RawJson },
+}
+
+/// Which text a delta extends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextKind {
+    /// The message's text (`content`).
+    Text,
+    /// Reasoning.
+    Reasoning,
+}
+
+impl Message {
+    /// Appends text to the message (`kind` text: also `content`). With `id`, to the open part
+    /// with that id (a new part when there is none); without, to the open part at the end.
+    pub(crate) fn append_part_text(&mut self, kind: TextKind, id: Option<&str>, delta: &str) {
+        match kind {
+            TextKind::Reasoning => {
+                let open = self.parts.iter_mut().rev().find_map(|p| match p {
+                    PartSlot::Reasoning {
+                        id: pid,
+                        text,
+                        done: false,
+                    } if pid.as_deref() == id || id.is_none() => Some(text),
+                    _ => None,
+                });
+                match open {
+                    Some(text) => text.push_str(delta),
+                    None => self.parts.push(PartSlot::Reasoning {
+                        id: id.map(str::to_owned),
+                        text: delta.to_owned(),
+                        done: false,
+                    }),
+                }
+            }
+            TextKind::Text => {
+                let start = self.content.len();
+                self.content.push_str(delta);
+                let end = self.content.len();
+                // The open part continues when it is the text at the end of `content`.
+                let last_open = self.parts.iter_mut().rev().find_map(|p| match p {
+                    PartSlot::Text {
+                        end: e,
+                        id: pid,
+                        done: false,
+                        ..
+                    } if pid.as_deref() == id || id.is_none() => Some(e),
+                    _ => None,
+                });
+                match last_open {
+                    Some(e) if *e == start => *e = end,
+                    _ => self.parts.push(PartSlot::Text {
+                        start,
+                        end,
+                        id: id.map(str::to_owned),
+                        done: false,
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Ends the text part `id` (or, without one, every text part): `state: "done"`.
+    pub(crate) fn end_parts(&mut self, id: Option<&str>) {
+        for p in self.parts.iter_mut() {
+            match p {
+                PartSlot::Text { id: pid, done, .. }
+                | PartSlot::Reasoning { id: pid, done, .. }
+                    if id.is_none() || pid.as_deref() == id =>
+                {
+                    *done = true;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Replaces the text (one text part).
+    pub(crate) fn set_text(&mut self, text: &str) {
+        self.content.clear();
+        self.parts.retain(|p| !matches!(p, PartSlot::Text { .. }));
+        if !text.is_empty() {
+            self.content.push_str(text);
+            let done = !self.streaming;
+            self.parts.insert(
+                0,
+                PartSlot::Text {
+                    start: 0,
+                    end: text.len(),
+                    id: None,
+                    done,
+                },
+            );
+        }
+    }
+
+    /// Adds a tool call (and its part); returns its index.
+    pub(crate) fn add_tool_call(&mut self, id: &str, name: &str) -> usize {
+        self.tool_calls.push(super::model::ToolCall {
+            id: id.to_owned(),
+            kind: "function".to_owned(),
+            function: super::model::ToolCallFunction {
+                name: name.to_owned(),
+                arguments: String::new(),
+            },
+            encrypted_value: None,
+        });
+        let i = self.tool_calls.len() - 1;
+        self.parts.push(PartSlot::ToolCall(i));
+        i
+    }
+
+    /// Puts a protocol part: replaces the part with `key` in place, else appends it.
+    pub(crate) fn put_part(&mut self, key: Option<&str>, part: RawJson) {
+        if let Some(k) = key {
+            for p in self.parts.iter_mut() {
+                if let PartSlot::Other {
+                    key: Some(pk),
+                    part: old,
+                } = p
+                {
+                    if pk == k {
+                        *old = part;
+                        return;
+                    }
+                }
+            }
+        }
+        self.parts.push(PartSlot::Other {
+            key: key.map(str::to_owned),
+            part,
+        });
+    }
+
+    /// Removes the parts after the part with `key` (AI SDK `reset-step`); `false` when no
+    /// part has that key. Text removed from the parts leaves `content` as the remaining text.
+    pub(crate) fn cut_after(&mut self, key: &str) -> bool {
+        let Some(at) = self
+            .parts
+            .iter()
+            .rposition(|p| matches!(p, PartSlot::Other { key: Some(k), .. } if k == key))
+        else {
+            return false;
+        };
+        let cut = self.parts.split_off(at + 1);
+        if cut.iter().any(|p| matches!(p, PartSlot::Text { .. })) {
+            // Keep `content` the text of the remaining parts (spans stay valid: they come first).
+            let keep = self
+                .parts
+                .iter()
+                .filter_map(|p| match p {
+                    PartSlot::Text { end, .. } => Some(*end),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            self.content.truncate(keep);
+        }
+        true
+    }
+
+    pub(crate) fn write_parts(&self, out: &mut String) {
+        out.push('[');
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match p {
+                PartSlot::Text {
+                    start, end, done, ..
+                } => {
+                    // A reasoning message's own text (AG-UI) is reasoning.
+                    out.push_str(if self.role == crate::events::MessageRole::Reasoning {
+                        "{\"type\":\"reasoning\",\"text\":"
+                    } else {
+                        "{\"type\":\"text\",\"text\":"
+                    });
+                    write_str(out, self.content.get(*start..*end).unwrap_or_default());
+                    out.push_str(if *done {
+                        ",\"state\":\"done\"}"
+                    } else {
+                        ",\"state\":\"streaming\"}"
+                    });
+                }
+                PartSlot::Reasoning { id, text, done } => {
+                    out.push_str("{\"type\":\"reasoning\"");
+                    if let Some(id) = id {
+                        out.push_str(",\"id\":");
+                        write_str(out, id);
+                    }
+                    out.push_str(",\"text\":");
+                    write_str(out, text);
+                    out.push_str(if *done {
+                        ",\"state\":\"done\"}"
+                    } else {
+                        ",\"state\":\"streaming\"}"
+                    });
+                }
+                PartSlot::ToolCall(c) => {
+                    let Some(call) = self.tool_calls.get(*c) else {
+                        out.push_str("null");
+                        continue;
+                    };
+                    out.push_str("{\"type\":\"tool-call\",\"toolCallId\":");
+                    write_str(out, &call.id);
+                    out.push_str(",\"toolName\":");
+                    write_str(out, &call.function.name);
+                    out.push_str(",\"arguments\":");
+                    write_str(out, &call.function.arguments);
+                    out.push('}');
+                }
+                PartSlot::Other { part, .. } => part.write_json(out),
+            }
+        }
+        out.push(']');
+    }
+}
