@@ -47,6 +47,7 @@ pub mod jsonrpc;
 #[cfg(feature = "myagent")]
 pub mod myagent;
 pub mod respond;
+mod surrogates;
 mod table;
 mod translate;
 #[cfg(feature = "unified")]

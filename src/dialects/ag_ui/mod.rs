@@ -114,7 +114,7 @@ pub struct AgUiDecoder {
     /// Open chunk lanes by owner (`""` for the run itself): (kind, id).
     lanes: Table<(LaneKind, String)>,
     /// A high surrogate that ended the last delta of an id, waiting for its low half.
-    surrogates: Table<u32>,
+    surrogates: super::surrogates::Surrogates,
     thoughts: u64,
     /// What the client sent for the next run (`RunAgentInput`): its messages and state are the
     /// run's starting point, as the official client's are.
@@ -317,9 +317,7 @@ impl AgUiDecoder {
         if self.subagents.len() > MAX_TRACKED {
             self.subagents.retain(|_, running| *running);
         }
-        if self.surrogates.len() > MAX_TRACKED {
-            self.surrogates.clear();
-        }
+        self.surrogates.bound(MAX_TRACKED);
     }
 }
 

@@ -8,43 +8,6 @@ use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
 use std::borrow::Cow;
 
-/// The high surrogate an escaped string ends with (`…\ud83d"`), if the event's text has one.
-fn trailing_high(raw: &str) -> Option<u32> {
-    surrogate_escapes(raw)
-        .filter(|&(v, before_quote, _)| before_quote && (0xD800..0xDC00).contains(&v))
-        .map(|(v, ..)| v)
-        .last()
-}
-
-/// The low surrogate an escaped string starts with (`"\ude00…`).
-fn leading_low(raw: &str) -> Option<u32> {
-    surrogate_escapes(raw)
-        .find(|&(v, _, after_quote)| after_quote && (0xDC00..0xE000).contains(&v))
-        .map(|(v, ..)| v)
-}
-
-/// Every `\uXXXX` escape in the surrogate range: (value, followed by `"`, preceded by `"`).
-fn surrogate_escapes(raw: &str) -> impl Iterator<Item = (u32, bool, bool)> + '_ {
-    let b = raw.as_bytes();
-    (0..b.len().saturating_sub(5)).filter_map(move |i| {
-        if b.get(i) != Some(&b'\\')
-            || b.get(i + 1) != Some(&b'u')
-            || (i > 0 && b.get(i - 1) == Some(&b'\\'))
-        {
-            return None;
-        }
-        let hex = raw.get(i + 2..i + 6)?;
-        let v = u32::from_str_radix(hex, 16)
-            .ok()
-            .filter(|v| (0xD800..0xE000).contains(v))?;
-        Some((
-            v,
-            b.get(i + 6) == Some(&b'"'),
-            i > 0 && b.get(i - 1) == Some(&b'"'),
-        ))
-    })
-}
-
 impl AgUiDecoder {
     pub(super) fn track_message(
         &mut self,
@@ -65,33 +28,9 @@ impl AgUiDecoder {
         );
     }
 
-    /// The delta as JavaScript would concatenate it: a surrogate pair split across two events
-    /// is joined (the parser turned each lone half into U+FFFD).
+    /// The delta as JavaScript would concatenate it (see `super::super::surrogates`).
     pub(super) fn join_delta<'d>(&mut self, id: &str, delta: &'d str, raw: &str) -> Cow<'d, str> {
-        let pending = self.surrogates.remove(id);
-        if pending.is_none() && !delta.contains('\u{FFFD}') {
-            return Cow::Borrowed(delta);
-        }
-        let mut text = String::with_capacity(delta.len() + 4);
-        let mut rest = delta;
-        if let Some(hi) = pending {
-            match (rest.strip_prefix('\u{FFFD}'), leading_low(raw)) {
-                (Some(after), Some(lo)) => {
-                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                    text.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
-                    rest = after;
-                }
-                _ => text.push('\u{FFFD}'),
-            }
-        }
-        match (rest.strip_suffix('\u{FFFD}'), trailing_high(raw)) {
-            (Some(before), Some(hi)) => {
-                text.push_str(before);
-                self.surrogates.insert(id, hi);
-            }
-            _ => text.push_str(rest),
-        }
-        Cow::Owned(text)
+        self.surrogates.join(id, delta, raw)
     }
 
     fn delta_event(&mut self, cx: &Cx<'_>, task: &str, id: &str, delta: &str, sink: &mut Sink<'_>) {
@@ -143,7 +82,7 @@ impl AgUiDecoder {
 
     /// Ends message `id`: `message-end`, and a reasoning message's thought.
     pub(super) fn end_message(&mut self, cx: &Cx<'_>, id: &str, task: &str, sink: &mut Sink<'_>) {
-        if self.surrogates.remove(id).is_some() {
+        if self.surrogates.take(id) {
             let mut e = Obj::event("message-delta", cx.thread, task);
             e.str("messageId", id)
                 .str("delta", "\u{FFFD}")

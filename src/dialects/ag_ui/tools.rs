@@ -147,7 +147,7 @@ impl AgUiDecoder {
     }
 
     pub(super) fn end_tool_args(&mut self, cx: &Cx<'_>, id: &str, task: &str, sink: &mut Sink<'_>) {
-        if self.surrogates.remove(id).is_some() {
+        if self.surrogates.take(id) {
             let mut e = Obj::event("tool-args-delta", cx.thread, task);
             e.str("toolCallId", id)
                 .str("delta", "\u{FFFD}")
