@@ -6,11 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 n=0
-for features in "" a2a acp unified myagent ag-ui; do
+for features in "" a2a acp unified myagent ag-ui ai-sdk; do
   for target in "" "--target wasm32-unknown-unknown"; do
     # shellcheck disable=SC2086
     cargo clippy -q -p agentwire --lib --bins --no-default-features ${features:+--features $features} $target -- -D warnings
     n=$((n + 1))
   done
 done
-echo "feature builds ok: $n (no dialect, and each of a2a, acp, unified, myagent, ag-ui alone; host and wasm32)"
+echo "feature builds ok: $n (no dialect, and each of a2a, acp, unified, myagent, ag-ui, ai-sdk alone; host and wasm32)"

@@ -9,7 +9,7 @@
 //! `sse`: one JSON line per dispatched event, then `{"end":true,"lastEventId":…,"retry":…}`;
 //! `events`: one JSON line per canonical event (`{"event":…}`) or diagnostic (`{"diagnostic":…}`);
 //! `state`: the assembled state as one JSON document.
-//! `--dialect` (`canonical`, the default, `auto`, `a2a`, `acp`, `unified`, `myagent`, `ag-ui`) decodes another
+//! `--dialect` (`canonical`, the default, `auto`, `a2a`, `acp`, `unified`, `myagent`, `ag-ui`, `ai-sdk`) decodes another
 //! protocol into canonical events; `--frames` (implied by a `.jsonl` FILE) reads one WebSocket text
 //! frame per line instead of an SSE stream. A frame over 16 MiB (the browser's `maxEventBytes`
 //! default, which drops such frames too) is dropped with an `sse-event-too-large` diagnostic.
@@ -33,7 +33,7 @@ mod cli {
     use agentwire::state::Limits;
     use std::io::{BufRead, Read, Write};
 
-    const USAGE: &str = "usage: agentwire <sse|events|state> [--dialect canonical|auto|a2a|acp|unified|myagent|ag-ui] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]";
+    const USAGE: &str = "usage: agentwire <sse|events|state> [--dialect canonical|auto|a2a|acp|unified|myagent|ag-ui|ai-sdk] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]";
 
     struct Options {
         command: String,

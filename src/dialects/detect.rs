@@ -7,6 +7,7 @@
 //! | exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` (an object), no `kind` | a2a (v1.0 `StreamResponse`) |
 //! | `error` object with `status` or `details` (`google.rpc.Status`) | a2a (v1.0 HTTP+JSON error) |
 //! | `type` is an AG-UI event type (`RUN_STARTED`, `TEXT_MESSAGE_CONTENT`, ...), no `payload` | ag-ui |
+//! | `type` is an AI SDK UI message chunk type (`start`, `text-delta`, `data-*`, ...), no `payload`; or the data `[DONE]` | ai-sdk |
 //! | `type` (string) and `payload` (object) | unified |
 //! | `event` like `plan.start` (prefix `plan`, `solver`, `agent`, `system`, `error`, `user`) | myagent |
 //! | any other `event` string (with `data` or `task_id`) | acp |
@@ -57,6 +58,14 @@ pub(crate) fn classify(v: &Value<'_>) -> Option<Dialect> {
             .is_some_and(super::ag_ui::is_event_type)
     {
         return Some(Dialect::AgUi);
+    }
+    #[cfg(feature = "ai-sdk")]
+    if v.get("payload").is_none()
+        && v.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(super::ai_sdk::is_chunk_type)
+    {
+        return Some(Dialect::AiSdk);
     }
     #[cfg(feature = "a2a")]
     if super::a2a::is_v10_shape(v) {

@@ -8,6 +8,7 @@
 //! | `unified` | 003 | SSE / WebSocket | [`unified`] |
 //! | `myagent` | 004 | WebSocket text frames (`seq`, `user.*` sent back) | [`myagent`] |
 //! | `ag-ui` | — | SSE `data:` lines, `{"type":"RUN_STARTED",…}` (AG-UI 1.0) | `ag_ui` |
+//! | `ai-sdk` | — | SSE `data:` lines, `{"type":"text-delta",…}`, `data: [DONE]` (AI SDK UI message stream) | `ai_sdk` |
 //!
 //! A [`DialectDecoder`] turns one dialect event (the `data` of an SSE event, or a WebSocket
 //! text frame) into [`Step`]s: canonical events as JSON text, which the session decodes and
@@ -29,7 +30,8 @@
         feature = "acp",
         feature = "unified",
         feature = "myagent",
-        feature = "ag-ui"
+        feature = "ag-ui",
+        feature = "ai-sdk"
     )),
     allow(dead_code)
 )]
@@ -40,6 +42,8 @@ pub mod a2a;
 pub mod acp;
 #[cfg(feature = "ag-ui")]
 pub mod ag_ui;
+#[cfg(feature = "ai-sdk")]
+pub mod ai_sdk;
 mod detect;
 mod emit;
 mod identity;
@@ -84,6 +88,10 @@ pub enum Dialect {
     /// AG-UI 1.0: `RUN_STARTED`, `TEXT_MESSAGE_*`, `TOOL_CALL_*`, `STATE_*`, ... (`@ag-ui/core`).
     #[serde(rename = "ag-ui")]
     AgUi,
+    /// The Vercel AI SDK's UI message stream: `start`, `text-delta`, `tool-input-*`, `data-*`,
+    /// ..., `data: [DONE]` (`ai` 7.x).
+    #[serde(rename = "ai-sdk")]
+    AiSdk,
 }
 
 impl Dialect {
@@ -95,6 +103,7 @@ impl Dialect {
         Dialect::Unified,
         Dialect::MyAgent,
         Dialect::AgUi,
+        Dialect::AiSdk,
     ];
 
     /// The name used in options, the CLI and `metadata` namespaces.
@@ -106,6 +115,7 @@ impl Dialect {
             Dialect::Unified => "unified",
             Dialect::MyAgent => "myagent",
             Dialect::AgUi => "ag-ui",
+            Dialect::AiSdk => "ai-sdk",
         }
     }
 
@@ -124,6 +134,7 @@ impl Dialect {
             Dialect::Unified => cfg!(feature = "unified"),
             Dialect::MyAgent => cfg!(feature = "myagent"),
             Dialect::AgUi => cfg!(feature = "ag-ui"),
+            Dialect::AiSdk => cfg!(feature = "ai-sdk"),
         }
     }
 
@@ -184,6 +195,8 @@ enum Active {
     MyAgent(Box<myagent::MyAgentDecoder>),
     #[cfg(feature = "ag-ui")]
     AgUi(Box<ag_ui::AgUiDecoder>),
+    #[cfg(feature = "ai-sdk")]
+    AiSdk(Box<ai_sdk::AiSdkDecoder>),
     /// A dialect this build leaves out (its cargo feature is off): its events are refused.
     Missing(Dialect),
 }
@@ -234,6 +247,8 @@ impl DialectDecoder {
             Active::MyAgent(_) => Dialect::MyAgent,
             #[cfg(feature = "ag-ui")]
             Active::AgUi(_) => Dialect::AgUi,
+            #[cfg(feature = "ai-sdk")]
+            Active::AiSdk(_) => Dialect::AiSdk,
             Active::Missing(d) => *d,
         })
     }
@@ -263,6 +278,8 @@ impl DialectDecoder {
             Dialect::MyAgent => Active::MyAgent(Box::default()),
             #[cfg(feature = "ag-ui")]
             Dialect::AgUi => Active::AgUi(Box::default()),
+            #[cfg(feature = "ai-sdk")]
+            Dialect::AiSdk => Active::AiSdk(Box::default()),
             #[allow(unreachable_patterns)]
             missing => Active::Missing(missing),
         });
@@ -304,6 +321,15 @@ impl DialectDecoder {
         }
     }
 
+    /// The AI SDK state (chat id, message, open approvals), when the dialect is `ai-sdk`.
+    #[cfg(feature = "ai-sdk")]
+    pub fn ai_sdk(&mut self) -> Option<&mut ai_sdk::AiSdkDecoder> {
+        match self.active.as_mut()? {
+            Active::AiSdk(d) => Some(d),
+            _ => None,
+        }
+    }
+
     /// Decodes one event's data (an SSE event's `data`, or one WebSocket text frame).
     ///
     /// `event_id` and `position` only label diagnostics. On [`Route::Canonical`] the caller
@@ -321,6 +347,17 @@ impl DialectDecoder {
             kind: None,
             task: None,
         };
+        // The AI SDK's stream ends with `data: [DONE]` (not JSON).
+        #[cfg(feature = "ai-sdk")]
+        if data == "[DONE]" {
+            if self.active.is_none() {
+                self.activate(Dialect::AiSdk);
+            }
+            if let Some(Active::AiSdk(d)) = self.active.as_mut() {
+                d.done(&mut self.clock, &mut sink);
+                return Route::Translated;
+            }
+        }
         let value = match json::parse(data) {
             Ok(v) => v,
             Err(e) => {
@@ -398,6 +435,8 @@ impl DialectDecoder {
             Some(Active::MyAgent(d)) => d.decode(&value, clock, &mut sink),
             #[cfg(feature = "ag-ui")]
             Some(Active::AgUi(d)) => d.decode(&value, clock, &mut sink),
+            #[cfg(feature = "ai-sdk")]
+            Some(Active::AiSdk(d)) => d.decode(&value, clock, &mut sink),
             Some(Active::Missing(d)) => {
                 let msg = format!(
                     "this build reads no {} events (its cargo feature is off): not applied",

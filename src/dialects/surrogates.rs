@@ -1,6 +1,6 @@
 //! Deltas concatenated as JavaScript concatenates them. `JSON.stringify` writes a lone
 //! surrogate as an escape, so a server that splits text between the two halves of a surrogate
-//! pair (an emoji cut in two deltas) sends `"…\\ud83d"` then `"\\ude00…"`; JavaScript joins
+//! pair (an emoji cut in two deltas) sends `"…\ud83d"` then `"\ude00…"`; JavaScript joins
 //! them back into the emoji. The JSON parser turns each lone half into U+FFFD (a Rust string
 //! cannot hold one), so the halves are recognised in the event's text and joined here.
 
