@@ -14,6 +14,7 @@ use std::fmt;
 
 mod number;
 mod parse;
+pub mod partial;
 pub mod patch;
 mod write;
 
