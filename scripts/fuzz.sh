@@ -82,30 +82,35 @@ for f in sorted(glob.glob("tests/recordings/*.sse")):
     for line in open(f, "rb").read().split(b"\n"):
         if line.startswith(b"data:"):
             put("decode", b"\x00" + line[5:].lstrip(b" "))
-# Header byte: low 3 bits pick the dialect (0 a2a, 1 acp, 2 unified, 3 myagent, 4 ag-ui, 5 auto),
+# Header byte: low 3 bits pick the dialect (0 a2a, 1 acp, 2 unified, 3 myagent, 4 ag-ui, 5 ai-sdk, 6 auto),
 # bit 3 the framing (set: one WebSocket frame per line).
 dialects = {"a2a": 0, "acp": 1, "unified": 2, "myagent": 3}
 for name, h in dialects.items():
     for f in sorted(glob.glob(f"tests/dialects/{name}/*.sse")):
         data = open(f, "rb").read()[:16384]
         put("dialects", bytes([h]) + data)
-        put("dialects", bytes([5]) + data)
+        put("dialects", bytes([6]) + data)
     for f in sorted(glob.glob(f"tests/dialects/{name}/*.jsonl")):
         if f.endswith(".events.jsonl"):
             continue
         data = open(f, "rb").read()[:16384]
         put("dialects", bytes([h | 8]) + data)
-        put("dialects", bytes([5 | 8]) + data)
+        put("dialects", bytes([6 | 8]) + data)
 # A2A v1.0 as the official 1.3.0 servers wrote it (JSON-RPC and HTTP+JSON streams, error bodies).
 for f in sorted(glob.glob("tests/recordings/a2a1/*/*.body")):
     data = open(f, "rb").read()[:16384]
     put("dialects", bytes([0]) + data)
+    put("dialects", bytes([6]) + data)
+# The AI SDK's UI message streams as the official writers served them.
+for f in sorted(glob.glob("tests/recordings/ai-sdk/*.sse")):
+    data = open(f, "rb").read()[:16384]
     put("dialects", bytes([5]) + data)
+    put("dialects", bytes([6]) + data)
 # AG-UI 1.0 as the official encoder wrote it (LF, CRLF and CR framings).
 for f in sorted(glob.glob("tests/recordings/ag-ui/*.sse")):
     data = open(f, "rb").read()[:16384]
     put("dialects", bytes([4]) + data)
-    put("dialects", bytes([5]) + data)
+    put("dialects", bytes([6]) + data)
 os.makedirs(os.path.join(root, "store"), exist_ok=True)
 for n in ["0", "-0", "0.42", "1.5e3", "12345678901234567890", "9007199254740993", "1e23",
           "1.7976931348623157e308", "1e309", "4.9e-324", "2.4703282292062328e-324", "1e-400",

@@ -1,8 +1,8 @@
-//! Every dialect decoder (a2a, acp, unified, myagent, ag-ui, and auto-detection), through the whole
+//! Every dialect decoder (a2a, acp, unified, myagent, ag-ui, ai-sdk, and auto-detection), through the whole
 //! session: dialect decoder → canonical decoder → store, then the client's answers.
 //!
-//! Input: 1 header byte: its low 3 bits `% 6` pick the dialect (a2a, acp, unified, myagent, ag-ui,
-//! auto), bit 3
+//! Input: 1 header byte: its low 3 bits pick the dialect (a2a, acp, unified, myagent, ag-ui,
+//! ai-sdk, auto; 7 is auto too), bit 3
 //! the framing (clear: the rest is an SSE stream, fed in two chunks; set: one WebSocket text
 //! frame per line); then the stream.
 //!
@@ -24,12 +24,13 @@ fuzz_target!(|data: &[u8]| {
     let Some((&h, rest)) = data.split_first() else {
         return;
     };
-    let choice = match (h & 7) % 6 {
+    let choice = match h & 7 {
         0 => DialectChoice::Fixed(Dialect::A2a),
         1 => DialectChoice::Fixed(Dialect::Acp),
         2 => DialectChoice::Fixed(Dialect::Unified),
         3 => DialectChoice::Fixed(Dialect::MyAgent),
         4 => DialectChoice::Fixed(Dialect::AgUi),
+        5 => DialectChoice::Fixed(Dialect::AiSdk),
         _ => DialectChoice::Auto,
     };
     let frames = h & 0x08 != 0;

@@ -494,7 +494,11 @@ impl DialectDecoder {
     ) -> Vec<String> {
         #[allow(unused_mut)]
         let mut resumes = false;
+        #[allow(unused_mut)]
+        let mut extra: Vec<String> = Vec::new();
         let closed = match self.active.as_mut() {
+            #[cfg(feature = "ai-sdk")]
+            Some(Active::AiSdk(d)) => d.close_approval(id, &self.clock.stream_now(), &mut extra),
             #[cfg(feature = "a2a")]
             Some(Active::A2a(d)) => d.close_input(id),
             #[cfg(feature = "acp")]
@@ -526,6 +530,7 @@ impl DialectDecoder {
         m.obj(self.dialect().map_or("dialect", Dialect::as_str), d);
         e.obj("metadata", m);
         let mut out = vec![e.finish()];
+        out.append(&mut extra);
         if resumes {
             let mut s = emit::Obj::event("task-status", context_id, task_id);
             s.str("status", "working").str("timestamp", &ts);

@@ -414,6 +414,9 @@ canonical_events! {
         /// `text` (the default: the message's `content`) or `reasoning` (a reasoning part).
         #[tsify(optional)]
         part_type: Option<Cow<'a, str>> = "partType",
+        /// The part's other members from here on (AI SDK `providerMetadata`).
+        #[tsify(optional)]
+        part_members: Option<JsonObject<'a>> = "partMembers",
         /// ISO 8601.
         timestamp: Cow<'a, str> = "timestamp",
     }
@@ -429,6 +432,9 @@ canonical_events! {
         /// Only this text or reasoning part ends (the message goes on).
         #[tsify(optional)]
         part_id: Option<Cow<'a, str>> = "partId",
+        /// That part's other members from here on (AI SDK `providerMetadata`, `citations`).
+        #[tsify(optional)]
+        part_members: Option<JsonObject<'a>> = "partMembers",
         /// ISO 8601.
         timestamp: Cow<'a, str> = "timestamp",
         /// The protocol's own members.

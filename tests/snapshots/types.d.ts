@@ -941,6 +941,10 @@ export interface MessageDelta {
      */
     partType?: string;
     /**
+     * The part's other members from here on (AI SDK `providerMetadata`).
+     */
+    partMembers?: JsonObject;
+    /**
      * ISO 8601.
      */
     timestamp: string;
@@ -966,6 +970,10 @@ export interface MessageEnd {
      * Only this text or reasoning part ends (the message goes on).
      */
     partId?: string;
+    /**
+     * That part's other members from here on (AI SDK `providerMetadata`, `citations`).
+     */
+    partMembers?: JsonObject;
     /**
      * ISO 8601.
      */

@@ -43,6 +43,8 @@ struct PartTrack {
     reasoning: bool,
     /// Reasoning text so far (its thought at the end).
     text: String,
+    /// The part's other members (`providerMetadata`, `citations`).
+    members: Vec<(String, OwnedValue)>,
 }
 
 /// AI SDK UI message stream decoding state of one connection.
@@ -70,6 +72,8 @@ pub struct AiSdkDecoder {
     surrogates: Surrogates,
     /// The first part of each `data-*` key: a later chunk replaces only its `data`.
     data_parts: Table<OwnedValue>,
+    /// The client's answers to approvals, until they are closed: id → (approved, reason).
+    answers: Table<(bool, Option<String>)>,
     /// What the client sent for the next response (its user messages join the task).
     sent: Option<OwnedValue>,
 }
@@ -450,6 +454,7 @@ impl AiSdkDecoder {
             PartTrack {
                 reasoning,
                 text: String::new(),
+                members: Vec::new(),
             },
         );
         let mut e = cx.event("message-delta");
@@ -459,6 +464,7 @@ impl AiSdkDecoder {
         if reasoning {
             e.str("partType", "reasoning");
         }
+        self.part_members(&key, v, &["providerMetadata"], &mut e);
         e.str("timestamp", cx.ts);
         sink.event(e.finish());
     }
@@ -484,6 +490,7 @@ impl AiSdkDecoder {
         if reasoning {
             e.str("partType", "reasoning");
         }
+        self.part_members(&key, v, &["providerMetadata"], &mut e);
         e.str("timestamp", cx.ts);
         sink.event(e.finish());
     }
@@ -491,6 +498,10 @@ impl AiSdkDecoder {
     fn part_end(&mut self, cx: &Cx<'_>, v: &Value<'_>, reasoning: bool, sink: &mut Sink<'_>) {
         let id = get_str(Some(v), "id").unwrap_or_default();
         let key = format!("{}:{id}", if reasoning { "r" } else { "t" });
+        let mut end = cx.event("message-end");
+        end.str("messageId", cx.message).str("partId", id);
+        self.part_members(&key, v, &["providerMetadata", "citations"], &mut end);
+        end.str("timestamp", cx.ts);
         let Some(track) = self.parts.remove(&key) else {
             let what = if reasoning { "reasoning" } else { "text" };
             sink.error(
@@ -511,11 +522,7 @@ impl AiSdkDecoder {
             e.str("timestamp", cx.ts);
             sink.event(e.finish());
         }
-        let mut e = cx.event("message-end");
-        e.str("messageId", cx.message)
-            .str("partId", id)
-            .str("timestamp", cx.ts);
-        sink.event(e.finish());
+        sink.event(end.finish());
         if reasoning {
             let mut t = cx.event("thought-stream");
             t.str("thoughtId", &format!("{}#{id}", cx.message))
@@ -526,6 +533,32 @@ impl AiSdkDecoder {
                 .str("timestamp", cx.ts);
             self.thoughts += 1;
             sink.event(t.finish());
+        }
+    }
+
+    /// Adds `partMembers` to `e`: the part's members kept so far, updated with `keys` of `v`
+    /// (a member given replaces the earlier one, as the SDK's reducer does).
+    fn part_members(&mut self, key: &str, v: &Value<'_>, keys: &[&str], e: &mut Obj) {
+        let Some(track) = self.parts.get_mut(key) else {
+            return;
+        };
+        let mut changed = false;
+        for &k in keys {
+            if let Some(x) = v.get(k) {
+                let x = x.clone().into_owned();
+                match track.members.iter_mut().find(|(m, _)| m == k) {
+                    Some(slot) => slot.1 = x,
+                    None => track.members.push((k.to_owned(), x)),
+                }
+                changed = true;
+            }
+        }
+        if changed {
+            let mut m = Obj::new();
+            for (k, x) in &track.members {
+                m.value(k, x);
+            }
+            e.obj("partMembers", m);
         }
     }
 

@@ -384,6 +384,48 @@ impl AiSdkDecoder {
         }
     }
 
+    /// Records the client's answer to approval `id` (sent with the next request): approved or
+    /// denied, with an optional reason.
+    pub fn answer_approval(&mut self, id: &str, approved: bool, reason: Option<&str>) {
+        self.answers
+            .insert(id, (approved, reason.map(str::to_owned)));
+    }
+
+    /// Closes approval `id` the client answered: `false` when it is not open; else the tool
+    /// part becomes `approval-responded` with the answer (`extra` gets the part's event).
+    pub(crate) fn close_approval(&mut self, id: &str, ts: &str, extra: &mut Vec<String>) -> bool {
+        let Some(i) = self.open_approvals.iter().position(|a| a == id) else {
+            return false;
+        };
+        self.open_approvals.remove(i);
+        let (approved, reason) = self.answers.remove(id).unwrap_or((true, None));
+        let Some(call) = self.approvals.get(id).cloned() else {
+            return true;
+        };
+        let Some(message) = self.message.clone() else {
+            return true;
+        };
+        if let Some(t) = self.tools.get_mut(&call) {
+            t.state = "approval-responded";
+            let mut a = Obj::new();
+            if let Some(Value::Object(old)) = &t.approval {
+                a.rest(old, &["id", "approved", "reason"]);
+            }
+            a.str("id", id)
+                .bool("approved", approved)
+                .opt_str("reason", reason.as_deref());
+            t.approval = crate::json::parse(&a.finish()).map(Value::into_owned).ok();
+            let part = t.part(&call);
+            let mut e = Obj::event("message-part", self.chat_id(), &message);
+            e.str("messageId", &message)
+                .obj("part", part)
+                .str("key", &format!("tool:{call}"))
+                .str("timestamp", ts);
+            extra.push(e.finish());
+        }
+        true
+    }
+
     fn approval_response(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
         let approval_id = get_str(Some(v), "approvalId")
             .unwrap_or_default()

@@ -180,8 +180,16 @@ impl Store {
             Some("reasoning") => TextKind::Reasoning,
             _ => TextKind::Text,
         };
-        m.append_part_text(kind, e.part_id.as_deref(), &e.delta);
+        let at_end = m.append_part_text(kind, e.part_id.as_deref(), &e.delta);
+        if let Some(members) = &e.part_members {
+            m.set_part_members(e.part_id.as_deref(), &members_text(&members.0));
+        }
         if kind == TextKind::Reasoning || !m.role.is_answer() || e.delta.is_empty() {
+            return;
+        }
+        if !at_end {
+            // Two text parts streaming at once: the answer is rebuilt from the messages.
+            self.reindex_messages(t);
             return;
         }
         if slot.answer_message != Some(i) {
@@ -216,6 +224,9 @@ impl Store {
         let metadata = e.metadata.as_ref().map(|m| RawJson::from_value(&m.0));
         if let Some(m) = self.touch(t).and_then(|s| s.view.messages.get_mut(i)) {
             m.end_parts(e.part_id.as_deref());
+            if let Some(members) = &e.part_members {
+                m.set_part_members(e.part_id.as_deref(), &members_text(&members.0));
+            }
             if e.part_id.is_none() {
                 m.streaming = false;
             }
@@ -726,7 +737,9 @@ fn fill_message(m: &mut Message, v: &Value<'_>) {
                     p.get("type").and_then(Value::as_str),
                     p.get("text").and_then(Value::as_str),
                 ) {
-                    (Some("text"), Some(text)) => m.append_part_text(TextKind::Text, None, text),
+                    (Some("text"), Some(text)) => {
+                        m.append_part_text(TextKind::Text, None, text);
+                    }
                     _ => m.parts.push(PartSlot::Other {
                         key: None,
                         part: RawJson::from_value(p),
@@ -808,4 +821,14 @@ fn merge_message(m: &mut Message, new: Message, v: &Value<'_>) {
         encrypted_value = "encryptedValue",
         metadata = "metadata"
     );
+}
+
+/// An object's members as JSON text without the braces (`"a":1,"b":2`).
+fn members_text(v: &Value<'_>) -> String {
+    let mut text = v.to_json();
+    if text.len() >= 2 && text.starts_with('{') && text.ends_with('}') {
+        text.pop();
+        text.remove(0);
+    }
+    text
 }

@@ -73,12 +73,15 @@ pub(crate) enum PartSlot {
         end: usize,
         id: Option<String>,
         done: bool,
+        /// Other members of the part (an object's members, without braces).
+        extra: Option<String>,
     },
     /// Reasoning text kept in the part.
     Reasoning {
         id: Option<String>,
         text: String,
         done: bool,
+        extra: Option<String>,
     },
     /// `toolCalls[i]`.
     ToolCall(usize),
@@ -98,7 +101,15 @@ pub(crate) enum TextKind {
 impl Message {
     /// Appends text to the message (`kind` text: also `content`). With `id`, to the open part
     /// with that id (a new part when there is none); without, to the open part at the end.
-    pub(crate) fn append_part_text(&mut self, kind: TextKind, id: Option<&str>, delta: &str) {
+    /// Returns `false` when the text went into the middle of `content` (a text part that is
+    /// not the last one: two parts streaming at once), `true` when it was appended at its end.
+    pub(crate) fn append_part_text(
+        &mut self,
+        kind: TextKind,
+        id: Option<&str>,
+        delta: &str,
+    ) -> bool {
+        let matches = |pid: &Option<String>| id.is_none() || pid.as_deref() == id;
         match kind {
             TextKind::Reasoning => {
                 let open = self.parts.iter_mut().rev().find_map(|p| match p {
@@ -106,7 +117,8 @@ impl Message {
                         id: pid,
                         text,
                         done: false,
-                    } if pid.as_deref() == id || id.is_none() => Some(text),
+                        ..
+                    } if matches(pid) => Some(text),
                     _ => None,
                 });
                 match open {
@@ -115,33 +127,66 @@ impl Message {
                         id: id.map(str::to_owned),
                         text: delta.to_owned(),
                         done: false,
+                        extra: None,
                     }),
                 }
+                true
             }
             TextKind::Text => {
-                let start = self.content.len();
-                self.content.push_str(delta);
-                let end = self.content.len();
-                // The open part continues when it is the text at the end of `content`.
-                let last_open = self.parts.iter_mut().rev().find_map(|p| match p {
-                    PartSlot::Text {
-                        end: e,
-                        id: pid,
-                        done: false,
-                        ..
-                    } if pid.as_deref() == id || id.is_none() => Some(e),
-                    _ => None,
-                });
-                match last_open {
-                    Some(e) if *e == start => *e = end,
-                    _ => self.parts.push(PartSlot::Text {
-                        start,
-                        end,
+                let len = self.content.len();
+                let target = self.parts.iter().rposition(
+                    |p| matches!(p, PartSlot::Text { id: pid, done: false, .. } if matches(pid)),
+                );
+                let Some(t) = target else {
+                    self.content.push_str(delta);
+                    self.parts.push(PartSlot::Text {
+                        start: len,
+                        end: len + delta.len(),
                         id: id.map(str::to_owned),
                         done: false,
-                    }),
+                        extra: None,
+                    });
+                    return true;
+                };
+                let at = match self.parts.get(t) {
+                    Some(PartSlot::Text { end, .. }) => *end,
+                    _ => len,
+                };
+                if at == len {
+                    self.content.push_str(delta);
+                } else {
+                    // Another text part follows: the text goes in at this part's end, the
+                    // later parts' spans move (linear, and only while two parts interleave).
+                    self.content.insert_str(at, delta);
+                    for (i, p) in self.parts.iter_mut().enumerate() {
+                        if let PartSlot::Text { start, end, .. } = p {
+                            if i != t && *start >= at {
+                                *start += delta.len();
+                                *end += delta.len();
+                            }
+                        }
+                    }
                 }
+                if let Some(PartSlot::Text { end, .. }) = self.parts.get_mut(t) {
+                    *end += delta.len();
+                }
+                at == len
             }
+        }
+    }
+
+    /// Sets the other members of the text or reasoning part `id` (the JSON object's members).
+    pub(crate) fn set_part_members(&mut self, id: Option<&str>, members: &str) {
+        let found = self.parts.iter_mut().rev().find_map(|p| match p {
+            PartSlot::Text { id: pid, extra, .. } | PartSlot::Reasoning { id: pid, extra, .. }
+                if id.is_none() || pid.as_deref() == id =>
+            {
+                Some(extra)
+            }
+            _ => None,
+        });
+        if let Some(extra) = found {
+            *extra = (!members.is_empty()).then(|| members.to_owned());
         }
     }
 
@@ -174,6 +219,7 @@ impl Message {
                     end: text.len(),
                     id: None,
                     done,
+                    extra: None,
                 },
             );
         }
@@ -245,6 +291,13 @@ impl Message {
     }
 
     pub(crate) fn write_parts(&self, out: &mut String) {
+        let state = |done: bool| {
+            if done {
+                ",\"state\":\"done\""
+            } else {
+                ",\"state\":\"streaming\""
+            }
+        };
         out.push('[');
         for (i, p) in self.parts.iter().enumerate() {
             if i > 0 {
@@ -252,7 +305,11 @@ impl Message {
             }
             match p {
                 PartSlot::Text {
-                    start, end, done, ..
+                    start,
+                    end,
+                    done,
+                    extra,
+                    ..
                 } => {
                     // A reasoning message's own text (AG-UI) is reasoning.
                     out.push_str(if self.role == crate::events::MessageRole::Reasoning {
@@ -261,13 +318,15 @@ impl Message {
                         "{\"type\":\"text\",\"text\":"
                     });
                     write_str(out, self.content.get(*start..*end).unwrap_or_default());
-                    out.push_str(if *done {
-                        ",\"state\":\"done\"}"
-                    } else {
-                        ",\"state\":\"streaming\"}"
-                    });
+                    out.push_str(state(*done));
+                    write_extra(out, extra.as_deref());
                 }
-                PartSlot::Reasoning { id, text, done } => {
+                PartSlot::Reasoning {
+                    id,
+                    text,
+                    done,
+                    extra,
+                } => {
                     out.push_str("{\"type\":\"reasoning\"");
                     if let Some(id) = id {
                         out.push_str(",\"id\":");
@@ -275,11 +334,8 @@ impl Message {
                     }
                     out.push_str(",\"text\":");
                     write_str(out, text);
-                    out.push_str(if *done {
-                        ",\"state\":\"done\"}"
-                    } else {
-                        ",\"state\":\"streaming\"}"
-                    });
+                    out.push_str(state(*done));
+                    write_extra(out, extra.as_deref());
                 }
                 PartSlot::ToolCall(c) => {
                     let Some(call) = self.tool_calls.get(*c) else {
@@ -299,4 +355,13 @@ impl Message {
         }
         out.push(']');
     }
+}
+
+/// Closes a part object after its own members, with the protocol's other members.
+fn write_extra(out: &mut String, extra: Option<&str>) {
+    if let Some(x) = extra {
+        out.push(',');
+        out.push_str(x);
+    }
+    out.push('}');
 }
