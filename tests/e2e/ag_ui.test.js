@@ -101,7 +101,7 @@ export const liveTests = {
       url,
       dialect: "ag-ui",
       agUi: { threadId: "t-official", messages: [{ id: "u1", role: "user", content: "What time is it?" }], state: { theme: "dark" }, tools: [{ name: "confirm", description: "asks the user" }] },
-      headers: { "X-Test": "1" },
+      headers: { Authorization: "Bearer test" },
       reconnect: false,
     });
     try {
@@ -128,13 +128,13 @@ export const liveTests = {
       await until(() => client.pendingInputs().length === 1, "the interrupt");
       const input = client.pendingInputs()[0];
       eq(client.getSnapshot().tasks.at(-1).status, "waiting-input", "the run waits");
-      await client.respond(input.inputId, { approved: true });
+      await client.respond(input.id, { approved: true });
       await until(() => ended(client), "the resume run");
       eq(client.connection.state, "closed", `resume ended: ${client.connection.reason}`);
       assert(texts(client, "assistant").includes("Approved, the files are deleted."), `the resumed answer: ${texts(client, "assistant")}`);
       assert(texts(client, "tool").includes("approved: deleted 3 files"), "the tool result");
-      eq(sharedState(client).resumed, { interruptId: input.inputId, status: "resolved" }, "state after resume");
-      const answered = client.getSnapshot().tasks.flatMap((t) => t.inputs).find((i) => i.inputId === input.inputId);
+      eq(sharedState(client).resumed, { interruptId: input.id, status: "resolved" }, "state after resume");
+      const answered = client.getSnapshot().tasks.flatMap((t) => t.inputs).find((i) => i.id === input.id);
       eq(answered.state, "answered", "the old run's input is answered");
       eq(errors(client), [], "no errors");
 
@@ -142,7 +142,7 @@ export const liveTests = {
       eq(sent.length, 4, "four runs");
       eq(Object.keys(sent[0].body), ["threadId", "runId", "protocolVersion", "state", "messages", "tools", "context", "forwardedProps"], "key order");
       eq(sent[0].accept, "text/event-stream", "Accept");
-      eq(sent[3].body.resume, [{ interruptId: input.inputId, status: "resolved", payload: { approved: true } }], "the resume entry");
+      eq(sent[3].body.resume, [{ interruptId: input.id, status: "resolved", payload: { approved: true } }], "the resume entry");
       assert(sent.every((p) => p.body.threadId === "t-official"), "one thread");
       eq(new Set(sent.map((p) => p.body.runId)).size, 4, "a new runId per run");
       eq(sent[1].body.tools, [{ name: "confirm", description: "asks the user" }], "tools with every run");
@@ -214,19 +214,19 @@ export const tests = {
       const approval = client.pendingInputs()[0];
       eq(approval.prompt, "Send the report to finance@example.com?", "the approval's prompt");
       const firstRun = approval.taskId;
-      await client.approve(approval.inputId);
-      await until(() => client.pendingInputs().some((i) => i.inputId !== approval.inputId), "the sign-in");
+      await client.approve(approval.id);
+      await until(() => client.pendingInputs().some((i) => i.id !== approval.id), "the sign-in");
       const old = client.getSnapshot().tasks.find((t) => t.id === firstRun);
-      eq(old.inputs.find((i) => i.inputId === approval.inputId).state, "answered", "the approval is answered");
+      eq(old.inputs.find((i) => i.id === approval.id).state, "answered", "the approval is answered");
       assert(messages(client).flatMap((m) => m.toolCalls).some((c) => c.function.name === "send_email"), "send_email after approval");
       const auth = client.pendingInputs()[0];
-      await client.respond(auth.inputId, { userId: "ada" });
+      await client.respond(auth.id, { userId: "ada" });
       await until(() => ended(client), "the last run");
       eq(client.connection.state, "closed", `ended: ${client.connection.reason}`);
       const s = client.getSnapshot();
       const roots = s.tasks.filter((t) => !t.parentId);
       eq(roots.map((t) => t.status), ["completed", "completed", "completed"], "three runs, all completed");
-      assert(texts(client, "assistant").join("").includes("A copy was sent to finance@example.com."), "the answer");
+      assert(texts(client, "assistant").join("").includes("A copy was sent to finance@example.com."), `the answer: ${JSON.stringify(s.diagnostics.slice(0, 5).map((d) => [d.severity, d.code, d.message.slice(0, 200)]))}`);
       assert(sharedState(client).artifacts["file/report.md"], "report.md in the shared state");
       const sent = await posts.all();
       eq(sent.map((p) => p.body.resume?.[0]?.status ?? null), [null, "resolved", "resolved"], "resume entries");
@@ -245,7 +245,7 @@ export const tests = {
     const client = new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "Q4?" }] } });
     try {
       await until(() => client.pendingInputs().length > 0, "the approval");
-      await client.deny(client.pendingInputs()[0].inputId);
+      await client.deny(client.pendingInputs()[0].id);
       await until(() => ended(client) || client.pendingInputs().length > 0, "the resume run");
       const sent = await posts.all();
       eq(sent[1].body.resume[0].status, "cancelled", "deny is cancelled");

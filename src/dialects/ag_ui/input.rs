@@ -187,17 +187,34 @@ pub fn message_json(m: &Message) -> Option<String> {
 /// What the thread's tasks in the store say: every message (tasks in store order, messages in
 /// their order; no activities), and the latest task's `sharedState` (JSON), if any task has one.
 pub fn thread_history(store: &Store, thread: &str) -> (Vec<String>, Option<String>) {
-    let mut messages = Vec::new();
+    // One message per id, as the official client keeps them: a message a later run reopened
+    // (its text in that run's task) stays where it first appeared, with the later text and
+    // every tool call.
+    let mut merged: Vec<Message> = Vec::new();
     let mut state = None;
     for t in store.tasks().filter(|t| t.context_id == thread) {
-        messages.extend(t.messages.iter().filter_map(message_json));
+        for m in &t.messages {
+            match merged.iter_mut().find(|x| x.id == m.id) {
+                Some(x) => {
+                    if !m.content.is_empty() {
+                        x.content = m.content.clone();
+                    }
+                    for c in &m.tool_calls {
+                        if !x.tool_calls.iter().any(|y| y.id == c.id) {
+                            x.tool_calls.push(c.clone());
+                        }
+                    }
+                }
+                None => merged.push(m.clone()),
+            }
+        }
         if let Some(s) = &t.shared_state {
             let mut j = String::new();
             s.write_json(&mut j);
             state = Some(j);
         }
     }
-    (messages, state)
+    (merged.iter().filter_map(message_json).collect(), state)
 }
 
 /// A user message `{id, role: "user", content}`.
