@@ -27,7 +27,9 @@ use super::rpc::{mark_answered, Call, Req};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::error::js_error;
 use crate::browser::global::{fetch_request, wait};
-use crate::dialects::ag_ui::input::{array_items, thread_history, user_message, ResumeEntry, RunInput};
+use crate::dialects::ag_ui::input::{
+    array_items, thread_history, user_message, ResumeEntry, RunInput,
+};
 use crate::dialects::ag_ui::Interrupt;
 use crate::dialects::{Dialect, DialectChoice};
 use crate::json::{parse, Value};
@@ -70,7 +72,10 @@ fn uuid() -> String {
     }
     let mut s = String::new();
     for _ in 0..4 {
-        s.push_str(&format!("{:08x}", (js_sys::Math::random() * 4_294_967_296.0) as u64));
+        s.push_str(&format!(
+            "{:08x}",
+            (js_sys::Math::random() * 4_294_967_296.0) as u64
+        ));
     }
     s
 }
@@ -292,7 +297,12 @@ async fn http_error(resp: &web_sys::Response) -> JsValue {
     };
     let e = js_error("send-failed", &format!("HTTP {status}: {text}"));
     let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(status));
-    let ct = resp.headers().get("content-type").ok().flatten().unwrap_or_default();
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     if ct.contains("application/json") {
         if let Ok(p) = js_sys::JSON::parse(&text) {
             let _ = js_sys::Reflect::set(&e, &"payload".into(), &p);
@@ -419,7 +429,8 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
         // A run is a stream of its own; its input joins the thread at its RUN_STARTED.
         let _ = sh.store.with_session_mut(|s| {
             s.begin_new_stream();
-            if let (Some(a), Ok(v)) = (s.dialect_parts().and_then(|(d, _)| d.ag_ui()), parse(&body)) {
+            if let (Some(a), Ok(v)) = (s.dialect_parts().and_then(|(d, _)| d.ag_ui()), parse(&body))
+            {
                 a.set_run_input(&v);
             }
         });
@@ -448,9 +459,9 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                 let (active, seen) = sh
                     .store
                     .with_session_mut(|s| {
-                        s.dialect_parts().and_then(|(d, _)| d.ag_ui()).map(|a| {
-                            (a.run_active(), a.run_id() == Some(run_id.as_str()))
-                        })
+                        s.dialect_parts()
+                            .and_then(|(d, _)| d.ag_ui())
+                            .map(|a| (a.run_active(), a.run_id() == Some(run_id.as_str())))
                     })
                     .ok()
                     .flatten()

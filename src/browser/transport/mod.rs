@@ -18,14 +18,14 @@
 
 #[cfg(feature = "a2a")]
 pub mod a2a;
+#[cfg(not(feature = "a2a"))]
+#[path = "a2a_off.rs"]
+pub mod a2a;
 #[cfg(feature = "ag-ui")]
 pub mod ag_ui;
 #[cfg(not(feature = "ag-ui"))]
 #[path = "ag_ui_off.rs"]
 pub mod ag_ui;
-#[cfg(not(feature = "a2a"))]
-#[path = "a2a_off.rs"]
-pub mod a2a;
 pub mod eventsource;
 pub mod fetch;
 #[cfg(feature = "myagent")]

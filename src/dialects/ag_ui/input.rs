@@ -96,7 +96,11 @@ impl RunInput<'_> {
 fn is_activity(message_json: &str) -> bool {
     parse(message_json)
         .ok()
-        .and_then(|v| v.get("role").and_then(Value::as_str).map(|r| r == "activity"))
+        .and_then(|v| {
+            v.get("role")
+                .and_then(Value::as_str)
+                .map(|r| r == "activity")
+        })
         .unwrap_or(false)
 }
 
@@ -170,7 +174,10 @@ pub fn message_json(m: &Message) -> Option<String> {
     if let Some(n) = &m.name {
         if matches!(
             m.role,
-            MessageRole::User | MessageRole::Assistant | MessageRole::System | MessageRole::Developer
+            MessageRole::User
+                | MessageRole::Assistant
+                | MessageRole::System
+                | MessageRole::Developer
         ) {
             out.push_str(",\"name\":");
             write_str(&mut out, n);

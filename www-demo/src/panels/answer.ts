@@ -42,7 +42,9 @@ export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => 
     },
     render(snap: Snapshot): void {
       last = snap;
-      const root: Task | undefined = snap.roots[0];
+      // The latest root: AG-UI makes every run of the thread a root task (the one that streams
+      // the answer is the last); the other protocols have one root per run.
+      const root: Task | undefined = snap.roots[snap.roots.length - 1];
       if (!root) {
         if (lost) replace(body, h("p", { class: "muted" }, lost)); // failed before the first event
         return;

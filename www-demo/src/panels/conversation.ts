@@ -61,6 +61,7 @@ export function conversationPanel(client: AgentClient): { render: (snap: Snapsho
       replace(select, runs.map((t, i) => h("option", { value: t.id }, `run ${i + 1} · ${t.status ?? "…"}`)));
     }
     const task = runs.find((t) => t.id === picked) ?? runs[runs.length - 1];
+    if (!task) return;
     select.value = task.id;
     setText(count, String(task.messages.length));
     syncList(list, task.messages, (m) => m.id, messageItem, fill);
