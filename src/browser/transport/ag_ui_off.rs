@@ -9,7 +9,9 @@ use wasm_bindgen::prelude::*;
 
 /// Nothing remembered.
 #[derive(Default)]
-pub struct Driver;
+pub struct Driver {
+    _nothing: (),
+}
 
 /// Never AG-UI in this build.
 pub fn drives(_sh: &Shared) -> bool {
