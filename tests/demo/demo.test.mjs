@@ -427,6 +427,7 @@ const tests = {
     const convo = await text(page, "#conversation-list");
     assert(convo.includes("A copy was sent to finance@example.com."), `the answer in the conversation: ${convo.slice(-300)}`);
     eq(await page.locator("#conversation-task option").count(), 3, "three runs to pick from");
+    assert((await finishedAnswer(page)).includes("A copy was sent to finance@example.com."), "the answer panel shows the last run's answer");
     await page.locator("#shared-state summary").click();
     const state = JSON.parse(await page.locator("#shared-state-json").innerText());
     eq(state.run.scenario, "main", "sharedState.run.scenario");

@@ -44,7 +44,7 @@ function startRun(settings: RunSettings): void {
   });
 
   const panels = {
-    answer: answerPanel(client),
+    answer: answerPanel(client, settings.dialect === "ag-ui"),
     conversation: conversationPanel(client),
     requests: requestsPanel(client),
     tools: toolsPanel(),
