@@ -34,7 +34,7 @@ start_scenario_server || exit 1
 # JSON-RPC URL reaches the page through e2e/env.js.
 # The official A2A v1.0 servers (tests/a2a1: @a2a-js/sdk 1.3.0 and the Python a2a-sdk 1.3.0, each
 # serving JSON-RPC and HTTP+JSON) for tests/e2e/a2a1.test.js; they install what they miss.
-a2a_rpc="" a2a1_js="" a2a1_py=""
+a2a_rpc="" a2a1_js="" a2a1_py="" ag_ui=""
 if [[ " $* " != *" --bench "* ]]; then
   # shellcheck source=scripts/lib/a2a-sdk-server.sh
   . scripts/lib/a2a-sdk-server.sh
@@ -45,7 +45,13 @@ if [[ " $* " != *" --bench "* ]]; then
   start_a2a1_js_server || exit 1
   start_a2a1_py_server || exit 1
   a2a1_js=$A2A1_JS_URL a2a1_py=$A2A1_PY_URL
+  # The AG-UI agent on the official @ag-ui/encoder (tests/ag-ui/server.mjs) for
+  # tests/e2e/ag_ui.test.js.
+  # shellcheck source=scripts/lib/ag-ui-server.sh
+  . scripts/lib/ag-ui-server.sh
+  start_ag_ui_server || exit 1
+  ag_ui=$AG_UI_URL
 fi
-printf 'export const env = { a2aSdkUrl: "%s", a2a1JsUrl: "%s", a2a1PyUrl: "%s" };\n' \
-  "$a2a_rpc" "$a2a1_js" "$a2a1_py" > "$www/e2e/env.js"
+printf 'export const env = { a2aSdkUrl: "%s", a2a1JsUrl: "%s", a2a1PyUrl: "%s", agUiUrl: "%s" };\n' \
+  "$a2a_rpc" "$a2a1_js" "$a2a1_py" "$ag_ui" > "$www/e2e/env.js"
 node tests/e2e/run.mjs "$SCENARIO_URL" "$@"

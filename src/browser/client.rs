@@ -32,7 +32,7 @@ const TS_CLIENT: &str = r#"
 export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed" | "failed";
 
 /** Why a connection failed (stable codes). */
-export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "agent-card" | "invalid-argument" | "internal";
+export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "agent-card" | "unsupported-framing" | "invalid-argument" | "internal";
 
 /** The observable connection state (a new frozen object on every change). */
 export interface ConnectionInfo {
@@ -120,6 +120,15 @@ export interface AgentClientOptions extends AgentStoreOptions {
      * official `ClientFactory` does. Implies `dialect: "a2a"`; needs `message`; `url` is not needed.
      */
     agentCard?: string;
+    /**
+     * AG-UI 1.0: the first run's `RunAgentInput` (see `AgUiOptions`); implies `dialect: "ag-ui"`.
+     * With `dialect: "ag-ui"` every run is a POST to `url` (`method`/`body` are not used);
+     * `sendMessage(text)` starts the thread's next run, answers to a run's interrupts
+     * (`respond`/`approve`; `deny` = `cancelled`) go out together as the resume run once every
+     * interrupt has one. AG-UI streams cannot be resumed: a run whose stream breaks off fails
+     * the connection with code `interrupted` and its task stays `working`.
+     */
+    agUi?: AgUiOptions;
     /** MyAgent: the `user.create_session` content (`project_name`, `session_name`, `config`) and metadata. */
     session?: { content?: Record<string, unknown>; metadata?: Record<string, unknown> };
     /** MyAgent: `user.ack` interval (ms) while events arrive; 0 = only every 64 events. Default 250. */
@@ -414,7 +423,7 @@ fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
             js_error(
                 "invalid-argument",
                 &format!(
-                    "options.dialect {}: use auto, canonical, a2a, acp, unified or myagent",
+                    "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent or ag-ui",
                     crate::json::Quoted(&name)
                 ),
             )
@@ -465,6 +474,29 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
             }
         }
     }
+    let ag_ui = super::ag_ui_options::read(o)?;
+    if ag_ui.given {
+        match dialect {
+            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::AgUi),
+            DialectChoice::Fixed(Dialect::AgUi) => {}
+            DialectChoice::Fixed(d) => {
+                return Err(js_error(
+                    "invalid-argument",
+                    &format!(
+                        "options.agUi is for dialect ag-ui, not {}",
+                        crate::json::Quoted(d.as_str())
+                    ),
+                ))
+            }
+        }
+    }
+    let is_ag_ui = dialect == DialectChoice::Fixed(Dialect::AgUi);
+    if is_ag_ui && message.is_some() {
+        return Err(js_error(
+            "invalid-argument",
+            "options.message is not for dialect ag-ui: give agUi.messages (or call sendMessage)",
+        ));
+    }
     let myagent = dialect == DialectChoice::Fixed(Dialect::MyAgent);
     let transport = match opt_string(o, "transport")?.as_deref() {
         None if dialect == DialectChoice::Fixed(Dialect::MyAgent) => TransportKind::WebSocket,
@@ -502,7 +534,14 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
             "options.message is sent with a JSON-RPC POST: it needs the fetch transport and no body",
         ));
     }
+    if is_ag_ui && (body.is_some() || transport != TransportKind::Fetch) {
+        return Err(js_error(
+            "invalid-argument",
+            "dialect ag-ui POSTs each run's RunAgentInput itself: it needs the fetch transport and no body",
+        ));
+    }
     let method = match opt_string(o, "method")? {
+        _ if is_ag_ui => "POST".into(),
         Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
             m.to_ascii_uppercase()
         }
@@ -624,6 +663,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         rpc_url: String::new(),
         message,
         a2a,
+        ag_ui,
         session: read_session(o)?,
         ack_interval_ms: opt_number(o, "ackIntervalMs", "options")?.unwrap_or(250.0),
     })
@@ -719,6 +759,8 @@ struct Target {
     value: String,
     /// The user's reason (`deny(id, reason)`), for the dialects whose answer carries one.
     reason: Option<String>,
+    /// `deny`: AG-UI answers it with `status: "cancelled"`.
+    denied: bool,
 }
 
 /// `Ok` while a request is open; `already-answered` or `expired` otherwise (`what` is "input"
@@ -1018,6 +1060,16 @@ impl ClientInner {
     /// Sends `body` (JSON text) for `t` through the responder or an HTTP POST (protocol 000),
     /// or in the stream's dialect.
     async fn send(self: Rc<Self>, t: Target, body: String) -> Result<(), JsValue> {
+        if transport::ag_ui::drives(&self.shared) {
+            // AG-UI: the answers go out together as the thread's resume run.
+            return match t.kind {
+                "input" => transport::ag_ui::answer(&self.shared, &t.id, &t.value, t.denied).await,
+                _ => Err(js_error(
+                    "invalid-state",
+                    "AG-UI has no cancel request (close() aborts the run's stream)",
+                )),
+            };
+        }
         match self.dialect_message(&t) {
             Some(Ok(out)) => return self.clone().deliver(out, &t).await,
             Some(Err(e)) => return Err(e),
@@ -1110,8 +1162,9 @@ impl ClientInner {
         value: &str,
         by_agent: bool,
         reason: Option<&str>,
+        denied: bool,
     ) -> js_sys::Promise {
-        match self.prepare_input(input_id, value, by_agent, reason) {
+        match self.prepare_input(input_id, value, by_agent, reason, denied) {
             Err(e) => rejected(e),
             Ok((t, body)) => self.send_marked(t, body),
         }
@@ -1136,6 +1189,7 @@ impl ClientInner {
         value: &str,
         by_agent: bool,
         reason: Option<&str>,
+        denied: bool,
     ) -> Result<(Target, String), JsValue> {
         check_alive()?;
         if self.closed.get() {
@@ -1216,6 +1270,7 @@ impl ClientInner {
                 context_id,
                 value: value.to_owned(),
                 reason: reason.map(str::to_owned),
+                denied,
             },
             body,
         ))
@@ -1253,7 +1308,7 @@ impl ClientInner {
             let handled = match value {
                 Ok(v) if !v.is_undefined() => match to_json(&v) {
                     Ok(text) => {
-                        let p = me.respond_json(&id, &text, true, None);
+                        let p = me.respond_json(&id, &text, true, None, false);
                         match JsFuture::from(p).await {
                             Ok(_) => true,
                             Err(e) => {
@@ -1517,7 +1572,7 @@ impl AgentClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn respond(&self, input_id: &str, value: JsValue) -> js_sys::Promise {
         match to_json(&value) {
-            Ok(text) => self.inner.respond_json(input_id, &text, false, None),
+            Ok(text) => self.inner.respond_json(input_id, &text, false, None, false),
             Err(e) => rejected(e),
         }
     }
@@ -1542,7 +1597,7 @@ impl AgentClient {
         match to_json(&option) {
             Ok(text) => {
                 let text = self.inner.option_value(input_id, text);
-                self.inner.respond_json(input_id, &text, false, None)
+                self.inner.respond_json(input_id, &text, false, None, false)
             }
             Err(e) => rejected(e),
         }
@@ -1671,6 +1726,7 @@ impl AgentClient {
                 context_id,
                 value: body.clone(),
                 reason: None,
+                denied: false,
             },
             body,
         )
@@ -1706,6 +1762,7 @@ impl AgentClient {
             context_id,
             value: "{}".into(),
             reason: None,
+            denied: false,
         };
         future_to_promise(async move { me.send(t, "{}".into()).await.map(|_| JsValue::UNDEFINED) })
     }
@@ -1729,7 +1786,9 @@ impl AgentClient {
     }
 
     /// Sends the user's next message in the stream's dialect: A2A `message/stream` (a new task,
-    /// in `contextId` when given; its stream feeds this client), MyAgent `user.message`.
+    /// in `contextId` when given; its stream feeds this client), MyAgent `user.message`, AG-UI
+    /// the thread's next run (its messages so far plus `{id, role: "user", content: text}`, the
+    /// latest `sharedState`; rejects with `invalid-state` while interrupts wait for answers).
     /// Rejects with `invalid-state` for the dialects without one (or before the dialect is known).
     #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "Promise<void>")]
     pub fn send_message(
@@ -1739,6 +1798,12 @@ impl AgentClient {
             JsValue,
         >,
     ) -> js_sys::Promise {
+        if transport::ag_ui::drives(&self.inner.shared) {
+            return match self.inner.alive() {
+                Ok(()) => transport::ag_ui::send_message(&self.inner.shared, text),
+                Err(e) => rejected(e),
+            };
+        }
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let ctx = match opt_string(&options, "contextId") {
             Ok(c) => c,
@@ -1762,6 +1827,7 @@ impl AgentClient {
             context_id: ctx.unwrap_or_default(),
             value: String::new(),
             reason: None,
+            denied: false,
         };
         future_to_promise(async move { me.deliver(out, &t).await.map(|_| JsValue::UNDEFINED) })
     }
@@ -1819,7 +1885,7 @@ impl AgentClient {
             yes,
         );
         self.inner
-            .respond_json(input_id, &value, false, reason.as_deref())
+            .respond_json(input_id, &value, false, reason.as_deref(), !yes)
     }
 }
 

@@ -10,9 +10,11 @@
 //! - [`client`]: `AgentClient`, a connection plus answering the agent.
 //! - [`a2a_options`]: the A2A options of `AgentClient` (`a2aVersion`, `a2aBinding`,
 //!   `agentCard`) and reading the agent card.
+//! - [`ag_ui_options`]: the AG-UI option of `AgentClient` (`agUi`: the first run's input).
 //! - [`iter`]: the async iterator of events.
 
 pub mod a2a_options;
+pub mod ag_ui_options;
 pub mod client;
 pub mod convert;
 pub mod decoder;

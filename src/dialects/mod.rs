@@ -508,6 +508,8 @@ impl DialectDecoder {
                 resumes = d.input_task(id).is_some();
                 d.close_input(id)
             }
+            #[cfg(feature = "ag-ui")]
+            Some(Active::AgUi(d)) => d.close_input(id),
             _ => false,
         };
         if !closed {

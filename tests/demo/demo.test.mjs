@@ -402,6 +402,44 @@ const tests = {
     return out.join(", ");
   },
 
+  async ag_ui_shows_the_conversation_and_shared_state(browser) {
+    // AG-UI: a POST per run. The approval ends run 1 (an interrupt); Approve sends the resume
+    // run, which ends with the sign-in interrupt; its answer (JSON) resumes the last run. The
+    // conversation panel shows the runs' messages, the shared state panel the state document.
+    const p = await openPage(browser, "?scenario=main&speed=0&dialect=ag-ui");
+    const { page } = p;
+    await page.waitForFunction(() => document.body.dataset.dialect === "ag-ui");
+    eq(await page.inputValue("#dialect"), "ag-ui", "the dialect select offers AG-UI");
+    const approval = page.locator("#inputs-list li[data-input]").first();
+    await approval.waitFor({ timeout: 30_000 });
+    eq(await approval.locator(".request-prompt").innerText(), "Send the report to finance@example.com?", "approval prompt");
+    await page.waitForSelector("#conversation:not([hidden])");
+    assert((await text(page, "#conversation-list")).includes("Run the main scenario"), "the user's message in the conversation");
+    assert((await text(page, "#conversation-list")).includes("search_database("), "the tool call with its arguments");
+    await approval.getByRole("button", { name: "Approve" }).click();
+    // The sign-in (an AG-UI interrupt with a JSON responseSchema).
+    const signIn = page.locator("#inputs-list li[data-input]:not(.sent)").filter({ hasNotText: "Send the report" }).first();
+    await signIn.waitFor({ timeout: 30_000 });
+    await signIn.locator("input[type=text]").fill('{"userId":"ada"}');
+    await signIn.getByRole("button", { name: "Send" }).click();
+    await waitStatus(page, "completed");
+    await page.waitForSelector("#conn-state:text-is('closed')");
+    const convo = await text(page, "#conversation-list");
+    assert(convo.includes("A copy was sent to finance@example.com."), `the answer in the conversation: ${convo.slice(-300)}`);
+    eq(await page.locator("#conversation-task option").count(), 3, "three runs to pick from");
+    assert((await finishedAnswer(page)).includes("A copy was sent to finance@example.com."), "the answer panel shows the last run's answer");
+    await page.locator("#shared-state summary").click();
+    const state = JSON.parse(await page.locator("#shared-state-json").innerText());
+    eq(state.run.scenario, "main", "sharedState.run.scenario");
+    assert(state.artifacts["file/report.md"], "report.md in the shared state");
+    assert(Object.values(state.requests).every((r) => r.status !== "open"), "no open request left in the state");
+    await shot(page, "30-ag-ui.png");
+    await page.locator("#conversation").screenshot({ path: path.join(shots, "31-ag-ui-conversation.png") });
+    await assertClean(p);
+    await p.context.close();
+    return `${convo.length} characters of conversation`;
+  },
+
   async deny_takes_the_other_path(browser) {
     const p = await openPage(browser, "?scenario=quick&speed=0");
     const { page } = p;

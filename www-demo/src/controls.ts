@@ -48,10 +48,10 @@ export function faultList(f: RunSettings["faults"]): string[] {
  * Whether "shuffled chunks" means anything in this dialect. A2A artifact appends carry no chunk
  * index: shuffled, the answer and the files could only be assembled in the wrong order (the
  * SDK cannot know better), so the demo does not offer it there. The MyAgent WebSocket server
- * has no shuffle fault.
+ * has no shuffle fault; AG-UI text deltas carry no index either.
  */
 export function shuffleApplies(dialect: Wire): boolean {
-  return dialect !== "a2a" && dialect !== "a2a-1.0" && dialect !== "myagent";
+  return dialect !== "a2a" && dialect !== "a2a-1.0" && dialect !== "myagent" && dialect !== "ag-ui";
 }
 
 /**
@@ -98,6 +98,19 @@ export function clientOptions(s: RunSettings, runId: string): AgentClientOptions
       const origin = location.origin.replace(/^http/, "ws");
       return { url: `${origin}/api/myagent/ws?${q}`, dialect: "myagent", message: `Run the ${s.scenario} scenario` };
     }
+    case "ag-ui": {
+      // AG-UI 1.0: every run is a POST of a RunAgentInput (the SDK writes it as the official
+      // HttpAgent does) answered with SSE. An interrupt ends the run; approve/respond send the
+      // resume run, sendMessage the thread's next run. A dropped run is not resumed (AG-UI has
+      // no replay), so the drop fault cuts one connection for good; no shuffle.
+      const agui = faults.filter((f) => !f.startsWith("shuffle") && !f.startsWith("dup")).map((f) => (f.startsWith("dropEvery=") ? "drop=60" : f));
+      if (agui.length) q.set("faults", agui.join(","));
+      return {
+        url: `/api/ag-ui?${q}`,
+        dialect: "ag-ui",
+        agUi: { threadId: runId, messages: [{ id: `${runId}-u1`, role: "user", content: `Run the ${s.scenario} scenario` }] },
+      };
+    }
     case "acp":
     case "unified": {
       // SSE like protocol 000 (resume with Last-Event-ID); ACP answers with JSON-RPC
@@ -119,6 +132,7 @@ const DIALECTS: [Wire, string][] = [
   ["acp", "A2A-ACP (SSE)"],
   ["unified", "Unified (SSE)"],
   ["myagent", "MyAgent (WebSocket)"],
+  ["ag-ui", "AG-UI 1.0 (POST per run + SSE)"],
 ];
 
 /** Settings from the page URL (`?scenario=xss&speed=0&faults=drop,dup`), so a run can be linked. */

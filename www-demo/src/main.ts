@@ -15,6 +15,7 @@ import { byId, setText } from "./dom";
 import { answerPanel } from "./panels/answer";
 import { artifactsPanel } from "./panels/artifacts";
 import { connectionPanel } from "./panels/connection";
+import { conversationPanel } from "./panels/conversation";
 import { diagnosticsPanel } from "./panels/diagnostics";
 import { requestsPanel } from "./panels/requests";
 import { tasksPanel } from "./panels/tasks";
@@ -43,7 +44,8 @@ function startRun(settings: RunSettings): void {
   });
 
   const panels = {
-    answer: answerPanel(client),
+    answer: answerPanel(client, settings.dialect === "ag-ui"),
+    conversation: conversationPanel(client),
     requests: requestsPanel(client),
     tools: toolsPanel(),
     artifacts: artifactsPanel(client),
@@ -63,7 +65,8 @@ function startRun(settings: RunSettings): void {
   let connectionOver = false;
   const render = (snap: Snapshot): void => {
     for (const panel of Object.values(panels)) panel.render(snap);
-    const root = snap.roots[0];
+    // AG-UI: every run of the thread is a root task (the latest is the one running).
+    const root = settings.dialect === "ag-ui" ? snap.roots[snap.roots.length - 1] : snap.roots[0];
     const running = root !== undefined && !["completed", "failed", "canceled"].includes(root.status ?? "");
     controls.setCancelable(running && !connectionOver);
     document.body.dataset.runStatus = root?.status ?? "starting"; // handy for tests and CSS
@@ -89,6 +92,7 @@ function startRun(settings: RunSettings): void {
       client.close(); // closes the stream and drops every remaining listener
       panels.artifacts.dispose(); // revokes the Blob URLs
       panels.thoughts.dispose(); // removes its listeners from the page's verbosity switch
+      panels.conversation.dispose();
     },
   };
 }

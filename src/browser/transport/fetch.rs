@@ -24,7 +24,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// How one attempt ended.
-enum Outcome {
+pub(super) enum Outcome {
     /// Every root task is terminal: done.
     Finished,
     /// 204: the server says stop.
@@ -125,7 +125,7 @@ fn rpc_request(
 }
 
 /// The request of one attempt: headers, body, credentials, the abort controller.
-fn request(
+pub(super) fn request(
     sh: &Shared,
     url: &str,
     method: &str,
@@ -584,7 +584,7 @@ async fn attempt_once(
 }
 
 /// Aborts the attempt's request when no byte arrived for `idleTimeoutMs` (`None` when off).
-fn idle_watch(sh: &Rc<Shared>) -> Option<Interval> {
+pub(super) fn idle_watch(sh: &Rc<Shared>) -> Option<Interval> {
     let idle_ms = sh.opts.idle_timeout_ms;
     {
         let mut c = sh.conn.borrow_mut();
@@ -608,7 +608,8 @@ fn idle_watch(sh: &Rc<Shared>) -> Option<Interval> {
     })
 }
 
-async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
+/// Reads an event stream's body into the session until it ends, breaks or the client closes.
+pub(super) async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outcome {
     let Some(body) = resp.body() else {
         return Outcome::Retry {
             reason: "the response has no body".into(),

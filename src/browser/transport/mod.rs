@@ -9,6 +9,9 @@
 //!   session handshake, batched acks and reconnect with `last_seq` live in [`myagent`].
 //! - manual: no network; the app feeds `client.store`.
 //!
+//! AG-UI (a POST per run, answers as the next run's `resume`) is its own driver, [`ag_ui`],
+//! on the fetch transport's request and body reader.
+//!
 //! Dialects ride on these: events are decoded by the session's dialect layer; A2A's JSON-RPC
 //! requests (`message/stream`, `tasks/resubscribe`, answers) are the fetch loop's requests
 //! ([`rpc`]).
@@ -18,6 +21,11 @@ pub mod a2a;
 #[cfg(not(feature = "a2a"))]
 #[path = "a2a_off.rs"]
 pub mod a2a;
+#[cfg(feature = "ag-ui")]
+pub mod ag_ui;
+#[cfg(not(feature = "ag-ui"))]
+#[path = "ag_ui_off.rs"]
+pub mod ag_ui;
 pub mod eventsource;
 pub mod fetch;
 #[cfg(feature = "myagent")]
@@ -31,6 +39,7 @@ pub mod websocket;
 use super::global::{now_ms, report_error, Wait};
 use super::store::AgentStore;
 use crate::browser::a2a_options::A2aOptions;
+use crate::browser::ag_ui_options::AgUiOptions;
 #[cfg(feature = "a2a")]
 use crate::client::agent_card::Interface;
 use crate::client::reconnect::ReconnectPolicy;
@@ -86,6 +95,8 @@ pub struct StreamOptions {
     pub message: Option<rpc::FirstMessage>,
     /// A2A: `a2aVersion`, `a2aBinding`, `agentCard`.
     pub a2a: A2aOptions,
+    /// AG-UI: the `agUi` option (the first run's input).
+    pub ag_ui: AgUiOptions,
     /// MyAgent: `user.create_session` content and metadata (JSON text).
     pub session: (Option<String>, Option<String>),
     /// MyAgent: how often received events are acknowledged (`user.ack`), in ms.
@@ -163,6 +174,8 @@ pub struct Shared {
     /// MyAgent: the `message` option went out as `user.message` (on whichever socket first
     /// knew the session).
     pub message_sent: Cell<bool>,
+    /// AG-UI: the thread and the answers collected for its interrupts.
+    pub ag_ui: ag_ui::Driver,
     /// A2A: what the agent card said (its interface's URL, binding and version), once read.
     #[cfg(feature = "a2a")]
     pub card: RefCell<Option<Interface>>,
@@ -197,6 +210,7 @@ impl Shared {
             running: Cell::new(false),
             rpc_stream: Cell::new(false),
             message_sent: Cell::new(false),
+            ag_ui: ag_ui::Driver::default(),
             #[cfg(feature = "a2a")]
             card: RefCell::new(None),
             opts,
@@ -475,7 +489,11 @@ fn spawn_fetch(sh: &Rc<Shared>, first: Option<rpc::Call>) {
     let sh = sh.clone();
     sh.running.set(true);
     wasm_bindgen_futures::spawn_local(async move {
-        fetch::run(sh.clone(), first).await;
+        if ag_ui::drives(&sh) {
+            ag_ui::run(sh.clone(), first).await;
+        } else {
+            fetch::run(sh.clone(), first).await;
+        }
         sh.running.set(false);
     });
 }

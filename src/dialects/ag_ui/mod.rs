@@ -23,6 +23,7 @@
 //! Deltas are concatenated as JavaScript does: a surrogate pair split across two events
 //! (`"…\ud83d"`, `"\ude00…"`, what `JSON.stringify` writes for a split emoji) is joined again.
 
+pub mod input;
 mod run;
 mod schema;
 mod text;
@@ -177,6 +178,12 @@ impl AgUiDecoder {
     /// the thread has not seen join the run, and its `state` is the run's starting state.
     pub fn set_run_input(&mut self, input: &Value<'_>) {
         self.sent = Some(input.clone().into_owned());
+    }
+
+    /// `true` when `id` is a pending interrupt: the client's resume run answered it (the
+    /// input request closes locally, as the server never echoes answers).
+    pub fn close_input(&mut self, id: &str) -> bool {
+        self.interrupts.iter().any(|i| i.id == id)
     }
 
     /// Forgets the pending interrupts (the client sent the resume run).

@@ -65,6 +65,12 @@ impl AgUiDecoder {
                 );
                 return;
             }
+            // A run's message reopened by a later run of the thread (the scenario server's
+            // root answer: one message id across the runs that resume each other): the earlier
+            // run has ended, so the text goes to the run that streams it.
+            Some(m) if m.owner.is_none() && cx.owner.is_none() && m.task != cx.task => {
+                cx.task.to_owned()
+            }
             Some(m) => m.task.clone(),
             None => cx.task.to_owned(),
         };

@@ -16,7 +16,7 @@ function answerOf(snap: Snapshot, root: Task, unified: boolean): Task {
   return snap.tasks.filter((t) => t.parentId === root.id && t.content).at(-1) ?? root;
 }
 
-export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => void; onConnection: (info: ConnectionInfo) => void } {
+export function answerPanel(client: AgentClient, latestRoot = false): { render: (snap: Snapshot) => void; onConnection: (info: ConnectionInfo) => void } {
   const body = byId("answer-body");
   const status = byId("answer-status");
   const meta = byId("answer-meta");
@@ -42,7 +42,9 @@ export function answerPanel(client: AgentClient): { render: (snap: Snapshot) => 
     },
     render(snap: Snapshot): void {
       last = snap;
-      const root: Task | undefined = snap.roots[0];
+      // AG-UI makes every run of the thread a root task (the one that streams the answer is the
+      // last); elsewhere the first root is the run (A2A lists its sub-agents' tasks as roots too).
+      const root: Task | undefined = latestRoot ? snap.roots[snap.roots.length - 1] : snap.roots[0];
       if (!root) {
         if (lost) replace(body, h("p", { class: "muted" }, lost)); // failed before the first event
         return;

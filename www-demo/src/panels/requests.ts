@@ -45,8 +45,10 @@ export function requestsPanel(client: AgentClient): { render: (snap: Snapshot) =
     const card = h("li", { class: `card request input urgency-${req.urgency ?? "normal"}`, "data-input": req.id });
     const controls = h("div", { class: "request-actions" });
     const options = Array.isArray(req.options) ? (req.options as unknown[]) : [];
-    if (req.inputType === "confirmation") {
-      // approve()/deny() pick the request's own approve/deny option ("approve"/"deny" here).
+    const choices = (req.schema as { enum?: unknown } | undefined)?.enum;
+    if (req.inputType === "confirmation" || (Array.isArray(choices) && choices.includes("approve") && options.length === 0)) {
+      // approve()/deny() pick the request's own approve/deny option ("approve"/"deny" here; an
+      // AG-UI interrupt's responseSchema enum). AG-UI sends deny as a cancelled resume entry.
       controls.append(
         h("button", { class: "primary", onclick: () => act(card, () => client.approve(req.id)) }, "Approve"),
         h("button", { onclick: () => act(card, () => client.deny(req.id, "declined in the demo")) }, "Deny"));

@@ -1,0 +1,132 @@
+//! The AG-UI options of `AgentClient` (`agUi`): what the first `RunAgentInput` carries
+//! (`threadId`, `runId`, `messages`, `tools`, `context`, `state`, `forwardedProps`), kept as
+//! JSON texts. The driver ([`super::transport::ag_ui`]) writes the runs' inputs from them.
+
+use super::error::js_error;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_AG_UI_OPTIONS: &str = r#"
+/**
+ * AG-UI 1.0 (`dialect: "ag-ui"`): what the first run's `RunAgentInput` carries. Every run is a
+ * POST of a `RunAgentInput` to `url`, written as the official `HttpAgent` writes it (key order
+ * `threadId, runId, protocolVersion: "1.0", state, messages, tools, context, forwardedProps,
+ * resume?`; headers `Content-Type: application/json`, `Accept: text/event-stream` plus
+ * `headers`), and its answer is read as AG-UI SSE.
+ *
+ * ```ts
+ * const client = new AgentClient({
+ *   url: "/api/agent",
+ *   dialect: "ag-ui",
+ *   agUi: { messages: [{ id: "u1", role: "user", content: "Hello" }], state: { count: 1 } },
+ * });
+ * client.on("input-required", (e) => client.approve(e.inputId)); // the resume run
+ * await client.sendMessage("And now?"); // the thread's next run
+ * ```
+ */
+export interface AgUiOptions {
+    /** The thread. Default: a new UUID. */
+    threadId?: string;
+    /** The first run's id. Default: a new UUID (every later run gets a new one). */
+    runId?: string;
+    /** The thread's messages so far (AG-UI `Message`s; `activity` messages are not sent). */
+    messages?: Record<string, unknown>[];
+    /** Frontend tools (`{ name, description, parameters? }`), sent with every run. Default `[]`. */
+    tools?: Record<string, unknown>[];
+    /** Context entries (`{ description, value }`), sent with every run. Default `[]`. */
+    context?: { description: string; value: string }[];
+    /** The starting state (later runs send the thread's latest `sharedState`). Default `{}`. */
+    state?: unknown;
+    /** Passed through to the agent with every run. Default `{}`. */
+    forwardedProps?: unknown;
+}
+"#;
+
+/// The `agUi` option as read (JSON texts).
+#[derive(Debug, Default, Clone)]
+pub struct AgUiOptions {
+    /// `agUi` was given.
+    pub given: bool,
+    /// `threadId`.
+    pub thread_id: Option<String>,
+    /// `runId`.
+    pub run_id: Option<String>,
+    /// `messages` (a JSON array).
+    pub messages: Option<String>,
+    /// `tools` (a JSON array).
+    pub tools: Option<String>,
+    /// `context` (a JSON array).
+    pub context: Option<String>,
+    /// `state` (JSON).
+    pub state: Option<String>,
+    /// `forwardedProps` (JSON).
+    pub forwarded_props: Option<String>,
+}
+
+fn member(o: &JsValue, key: &str) -> Option<JsValue> {
+    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    (!(v.is_undefined() || v.is_null())).then_some(v)
+}
+
+fn bad(key: &str, what: &str) -> JsValue {
+    js_error(
+        "invalid-argument",
+        &format!("options.agUi.{key} must be {what}"),
+    )
+}
+
+/// Reads `agUi` (refused in a build without the `ag-ui` feature).
+pub fn read(o: &JsValue) -> Result<AgUiOptions, JsValue> {
+    let Some(a) = member(o, "agUi") else {
+        return Ok(AgUiOptions::default());
+    };
+    if !cfg!(feature = "ag-ui") {
+        return Err(js_error(
+            "invalid-argument",
+            "options.agUi is for dialect ag-ui, which this build leaves out",
+        ));
+    }
+    if !a.is_object() || js_sys::Array::is_array(&a) {
+        return Err(js_error(
+            "invalid-argument",
+            "options.agUi must be an object",
+        ));
+    }
+    let string = |key: &str| -> Result<Option<String>, JsValue> {
+        match member(&a, key) {
+            None => Ok(None),
+            Some(v) => match v.as_string() {
+                Some(s) if !s.is_empty() => Ok(Some(s)),
+                _ => Err(bad(key, "a non-empty string")),
+            },
+        }
+    };
+    let array = |key: &str| -> Result<Option<String>, JsValue> {
+        match member(&a, key) {
+            None => Ok(None),
+            Some(v) if js_sys::Array::is_array(&v) => super::convert::to_json(&v).map(Some),
+            Some(_) => Err(bad(key, "an array")),
+        }
+    };
+    let json = |key: &str| -> Result<Option<String>, JsValue> {
+        member(&a, key)
+            .map(|v| super::convert::to_json(&v))
+            .transpose()
+    };
+    let out = AgUiOptions {
+        given: true,
+        thread_id: string("threadId")?,
+        run_id: string("runId")?,
+        messages: array("messages")?,
+        tools: array("tools")?,
+        context: array("context")?,
+        state: json("state")?,
+        forwarded_props: json("forwardedProps")?,
+    };
+    #[cfg(feature = "ag-ui")]
+    if let Some(m) = &out.messages {
+        crate::dialects::ag_ui::input::array_items(m)
+            .map_err(|e| bad("messages", &format!("an array of message objects ({e})")))?;
+    }
+    Ok(out)
+}
