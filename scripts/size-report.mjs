@@ -45,14 +45,18 @@
 // state/replay.rs recognises a replayed event by what it is; 2,941 B over the A2A review's guard,
 // after two of its maps were made one type (-877 B)); raised to 232,177 B (231,153 B, plus 1 KB) for issue 21's
 // defects (attempts after gave-up, a finished run's idle stream, A2A-ACP requests that expire
-// unanswered, WebSocket answers queued during a reconnect: 1,648 B). Issue 23 replaces this
-// guard with per-entry budgets (one wasm per protocol).
+// unanswered, WebSocket answers queued during a reconnect: 1,648 B). Raised to 292,805 B
+// (291,781 B, plus 1 KB) for two more protocols in the one full package, 2026-11-26: AG-UI
+// (issue 19: the conversation model, JSON Patch, the dialect, its browser driver) and the AI SDK's
+// UI message stream (issue 20: its dialect and the partial-JSON port), +59.6 KB in all. Issue 23
+// replaces this guard with per-entry budgets (one wasm per protocol): an app that speaks one
+// protocol will not load the others.
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target. SIZE_REPORT=brief (scripts/demo.sh): one line
 // with the package's size, no guard.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 232177);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 292805);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };
