@@ -96,7 +96,7 @@ step "clippy (host, all targets)"                 none            cargo clippy -
 step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "dialect features (each alone, none)"       feature_counts  logged features bash scripts/check-features.sh
 step "rustdoc (host + wasm32, -D warnings)"       none            env RUSTDOCFLAGS="-D warnings" bash -c 'cargo doc -q --no-deps -p agentwire --lib && cargo doc -q --no-deps -p agentwire --lib --target wasm32-unknown-unknown'
-step "native tests (cargo test --workspace)"      native_counts   logged native bash -c 'source scripts/lib/ag-ui-server.sh && install_ag_ui_deps && cargo test --workspace'
+step "native tests (cargo test --workspace)"      native_counts   logged native bash -c 'source scripts/lib/ag-ui-server.sh && install_ag_ui_deps && source scripts/lib/ai-sdk-server.sh && install_ai_sdk_deps && cargo test --workspace'
 step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5
 step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh
 step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
