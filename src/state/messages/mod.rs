@@ -4,5 +4,6 @@ mod apply;
 pub mod model;
 mod parts;
 mod shared;
+mod tools;
 
 pub use model::*;
