@@ -254,3 +254,25 @@ streams! {
     streamtext_approval_and_sources = "streamtext-approval-sources",
     streamtext_errors = "streamtext-errors",
 }
+
+/// Auto-detection recognises the UI message stream from its first chunk (and `[DONE]` is its
+/// end, not a JSON error): the same state as `dialect: "ai-sdk"`.
+#[test]
+fn auto_detection_reads_the_ui_message_stream_from_its_first_chunk() {
+    for name in [
+        "text-basic",
+        "tool-approval",
+        "data-parts",
+        "streamtext-tool-steps",
+    ] {
+        let bytes = std::fs::read(dir().join(format!("{name}.sse"))).expect("recording");
+        let mut auto =
+            Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+        auto.set_now_ms(Some(1_700_000_000_000));
+        auto.feed(&bytes, &mut |_, _, _| {});
+        auto.finish();
+        assert_eq!(auto.dialect(), Some(Dialect::AiSdk), "{name}");
+        assert_eq!(state(&auto), state(&replay(name, "", 1 << 20)), "{name}");
+        assert_eq!(auto.store().diagnostics().count(), 0, "{name}");
+    }
+}
