@@ -7,21 +7,27 @@ use crate::json::{self, OwnedValue};
 use crate::state::{EventMeta, Store};
 
 impl Store {
-    /// A run without a state of its own starts from the latest state of its context (the
-    /// previous run of the thread), as an AG-UI agent's state carries from run to run.
+    /// The shared state of `t`'s context, taken from the latest earlier task of the context that
+    /// holds it (the previous run of the thread); that task then shows none. AG-UI's state is
+    /// one document per agent that carries from run to run: it moves with the thread's latest
+    /// run instead of being copied into every run, which would cost time and memory in
+    /// proportion to runs x state size (a thread of 634 runs whose state collects files and
+    /// datasets ran the wasm out of memory).
+    fn take_context_state(&mut self, t: usize) -> Option<JsonDoc> {
+        let context = &self.tasks.get(t)?.view.context_id;
+        let i = self.tasks[..t]
+            .iter()
+            .rposition(|s| &s.view.context_id == context && s.view.shared_state.is_some())?;
+        self.touch(i)?.view.shared_state.take()
+    }
+
+    /// A run without a state of its own starts from the latest state of its context (moved,
+    /// see [`Store::take_context_state`]).
     fn inherit_state(&mut self, t: usize) {
-        let Some(slot) = self.tasks.get(t) else {
-            return;
-        };
-        if slot.view.shared_state.is_some() {
+        if self.tasks.get(t).is_none_or(|s| s.view.shared_state.is_some()) {
             return;
         }
-        let context = &slot.view.context_id;
-        let found = self.tasks[..t]
-            .iter()
-            .rev()
-            .find(|s| &s.view.context_id == context && s.view.shared_state.is_some())
-            .and_then(|s| s.view.shared_state.clone());
+        let found = self.take_context_state(t);
         if let Some(slot) = self.tasks.get_mut(t) {
             slot.view.shared_state = found;
         }
@@ -33,6 +39,10 @@ impl Store {
             return;
         };
         let doc = e.snapshot.clone().into_owned();
+        // The new document replaces the context's: an earlier run no longer holds one.
+        if self.tasks.get(t).is_some_and(|s| s.view.shared_state.is_none()) {
+            self.take_context_state(t);
+        }
         if let Some(slot) = self.touch(t) {
             slot.view.shared_state = Some(JsonDoc(doc));
         }
