@@ -1,6 +1,8 @@
 //! A direct reader for the dominant AG-UI event, `TEXT_MESSAGE_CONTENT` (about 90 % of an
 //! AG-UI stream), written the way `@ag-ui/encoder` writes it: compact, members in the order
-//! `type`, `timestamp`, [`subagentRunId`], `messageId`, `delta`, no escapes in the strings.
+//! `type`, `timestamp`, [`subagentRunId`], `messageId`, `delta`, no escapes in the ids; the
+//! delta may have escapes other than `\u` (a `\u` escape, maybe half of a surrogate pair that
+//! the next delta completes, is left to the general path).
 //!
 //! The general path parses the event into a [`crate::json::Value`] tree, tells its dialect,
 //! runs the schema and order checks and then the handler. [`text_content`] reads the members
@@ -11,6 +13,8 @@
 //! compact text and one with text the fast reader refuses, and compares their output.
 
 use crate::events::fast::Cursor;
+use crate::json::{plain_run, Value};
+use std::borrow::Cow;
 
 const HEAD: &str = r#"{"type":"TEXT_MESSAGE_CONTENT","timestamp":"#;
 const OWNER: &str = r#","subagentRunId":""#;
@@ -25,7 +29,7 @@ pub(crate) struct TextContent<'a> {
     pub timestamp_ms: u64,
     pub owner: Option<&'a str>,
     pub message_id: &'a str,
-    pub delta: &'a str,
+    pub delta: Cow<'a, str>,
 }
 
 /// Reads `data` as a compact `TEXT_MESSAGE_CONTENT`, or `None` (the general path reads it).
@@ -43,7 +47,14 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     c.lit(MESSAGE)?;
     let message_id = c.plain_string()?;
     c.lit(DELTA)?;
-    let delta = c.plain_string()?;
+    let at = c.pos;
+    let delta = match c.plain_string() {
+        Some(d) => Cow::Borrowed(d),
+        None => {
+            c.pos = at; // (plain_string moved on to the escape)
+            escaped_string(&mut c)?
+        }
+    };
     c.lit(TAIL)?;
     (c.pos == data.len()).then_some(TextContent {
         timestamp_ms,
@@ -51,6 +62,26 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
         message_id,
         delta,
     })
+}
+
+/// The body of a string whose opening quote was consumed and whose text has escapes (none of
+/// them `\u`), unescaped by the JSON parser; the cursor stops at the closing quote.
+fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
+    let start = c.pos;
+    loop {
+        let n = plain_run(c.rest())?;
+        c.pos += n;
+        match c.rest() {
+            [b'"', ..] => break,
+            [b'\\', e, ..] if *e != b'u' && e.is_ascii() => c.pos += 2,
+            _ => return None, // `\u`, a control character, the end of the text
+        }
+    }
+    // The quotes around the body: one JSON string, parsed (and checked) as the general path does.
+    match crate::json::parse(c.text.get(start - 1..=c.pos)?).ok()? {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -65,7 +96,9 @@ mod tests {
     #[test]
     fn the_fast_path_gives_what_the_general_path_gives() {
         let c = |extra: &str, id: &str, delta: &str| {
-            format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","timestamp":1762425000565{extra},"messageId":"{id}","delta":"{delta}"}}"#)
+            format!(
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","timestamp":1762425000565{extra},"messageId":"{id}","delta":"{delta}"}}"#
+            )
         };
         let sub = r#","subagentRunId":"sub-1""#;
         let stream: Vec<String> = vec![
@@ -79,6 +112,8 @@ mod tests {
             c("", "m1", " wörld ✓ 😀"),
             c("", "m1", ""),
             c("", "m1", r#"esc\"aped"#),
+            c("", "m1", r"line\nbreak\ttab\\back\/slash"),
+            c("", "m1", r"\u0041 escaped"),
             // a split surrogate pair, then its low half; a U+FFFD of its own
             c("", "m1", r"a\ud83d"),
             c("", "m1", r"\ude00b"),
@@ -118,15 +153,24 @@ mod tests {
                     .collect::<Vec<_>>()
             };
             assert_eq!(strip(&a), strip(&b), "{data}");
-            if super::text_content(data).is_some() && a.diagnostics.is_empty() && !a.steps.is_empty() {
+            if super::text_content(data).is_some()
+                && a.diagnostics.is_empty()
+                && !a.steps.is_empty()
+            {
                 taken += 1;
             }
         }
-        assert!(taken >= 6, "the fast path was taken {taken} times");
+        // And escapes other than \u are read and unescaped.
+        let e = super::text_content(&c("", "m1", r#"a\"b\n\\"#)).map(|e| e.delta.into_owned());
+        assert_eq!(e.as_deref(), Some("a\"b\n\\"));
+        assert!(taken >= 8, "the fast path was taken {taken} times");
         // And the reader refuses what it must leave to the general path.
         for data in [
             spaced(&c("", "m1", "x")),
-            c("", "m1", r#"a\"b"#),
+            c("", "m1", r"\u0041"),
+            c("", "m1", r"a\ud83d"),
+            c("", "m1", r"bad \x escape"),
+            c("", "m1", "tab\there"),
             c("", "m1", "x").replace("1762425000565", "1.5"),
             c("", "m1", "x").replace("1762425000565", "-1"),
             c("", "m1", "x").replace("1762425000565", "01"),

@@ -30,10 +30,10 @@ mod text;
 mod tools;
 
 use super::emit::{as_count, get_str, Clock, Obj, Sink};
-use text::delta_json;
 use super::table::Table;
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
+use text::delta_json;
 
 /// Ids remembered per table before the oldest are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -317,13 +317,15 @@ impl AgUiDecoder {
             return false;
         }
         let task = match self.messages.get(e.message_id) {
-            Some(m) if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner => {
+            Some(m)
+                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner =>
+            {
                 m.task.clone()
             }
             _ => return false,
         };
         let ts = clock.stamp(Some(&super::emit::iso_from_ms(e.timestamp_ms as i64)));
-        let delta = self.joined_delta(e.message_id, e.delta, sink.raw);
+        let delta = self.joined_delta(e.message_id, &e.delta, sink.raw);
         let thread = self.thread.as_deref().unwrap_or_default();
         sink.event(delta_json(thread, &task, e.message_id, &delta, &ts));
         self.bound();

@@ -568,7 +568,11 @@ impl AgUiDecoder {
 
 /// The canonical `message-delta` (members in the order `events::fast::message_delta` reads).
 pub(super) fn delta_json(thread: &str, task: &str, id: &str, delta: &str, ts: &str) -> String {
-    let mut e = Obj::event("message-delta", thread, task);
-    e.str("messageId", id).str("delta", delta).str("timestamp", ts);
+    // The member names, quotes and braces take 92 bytes; escapes may need more (it grows).
+    let n = 100 + thread.len() + task.len() + id.len() + delta.len() + ts.len();
+    let mut e = Obj::event_with_capacity("message-delta", thread, task, n);
+    e.str("messageId", id)
+        .str("delta", delta)
+        .str("timestamp", ts);
     e.finish()
 }

@@ -24,7 +24,11 @@ impl Store {
     /// A run without a state of its own starts from the latest state of its context (moved,
     /// see [`Store::take_context_state`]).
     fn inherit_state(&mut self, t: usize) {
-        if self.tasks.get(t).is_none_or(|s| s.view.shared_state.is_some()) {
+        if self
+            .tasks
+            .get(t)
+            .is_none_or(|s| s.view.shared_state.is_some())
+        {
             return;
         }
         let found = self.take_context_state(t);
@@ -40,7 +44,11 @@ impl Store {
         };
         let doc = e.snapshot.clone().into_owned();
         // The new document replaces the context's: an earlier run no longer holds one.
-        if self.tasks.get(t).is_some_and(|s| s.view.shared_state.is_none()) {
+        if self
+            .tasks
+            .get(t)
+            .is_some_and(|s| s.view.shared_state.is_none())
+        {
             self.take_context_state(t);
         }
         if let Some(slot) = self.touch(t) {
