@@ -3,7 +3,7 @@
 #
 #   bash scripts/bench.sh [--preset small,medium[,large]] [--runs 5] [--warmup 1] [--paths mem,net]
 #                         [--consumers floor-decode,floor-jsonparse,js-reference] [--modes snapshot,…]
-#                         [--no-probe] [--no-cpu] [--no-longtasks] [--no-js-sizes] [--profile]
+#                         [--no-probe] [--no-cpu] [--no-longtasks] [--no-js-sizes] [--no-ag-ui] [--profile]
 #
 # 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Oz).
 # 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
@@ -16,6 +16,12 @@
 #    paths, interleaved rounds, correctness checked against expected.json (WRONG is reported,
 #    not timed). The consumers are staged in target/bench-harness/aw/ with pkg/web as ./pkg/
 #    (the Worker entry and its wasm are served from there).
+#    AG-UI input (unless --no-ag-ui; issue 19 item 9): benches/bench-consumer/agentwire-ag-ui.mjs
+#    (the harness's AG-UI encoding of the workload fed to an AgentClient({dialect: "ag-ui"})
+#    store) and the built-in ag-ui-verify (the official client's parser + verifier, linear apply)
+#    join this run; the official HttpAgent consumer `ag-ui` only when named in --consumers (it
+#    does not finish medium within the harness's 120 s). Steps 4-4c read the native stream only:
+#    the AG-UI consumer is not passed to them.
 # 4. benches/bench-consumer/probe.mjs (unless --no-probe): fresh pages for what the harness table
 #    cannot show: wasm linear memory, the time split inside the consumer, the filtered delivery
 #    count; --profile adds CPU profiles.
@@ -25,7 +31,7 @@
 # 4c. benches/bench-consumer/longtasks.mjs (unless --no-longtasks; net path): each main-thread
 #    long task, run by run, with what overlapped it (the summary read, a slow feed() call).
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
-#    issue-7 targets, memory, package size.
+#    issue-7 targets, memory, package size; agentwire-ag-ui against ag-ui-verify (issue 19: ≤ 0.25×).
 # 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's size next to the
 #    JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by esbuild;
 #    benches/js-sizes/startup.mjs: their start-up in Chromium (import, and wasm init for agentwire).
@@ -36,7 +42,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[bench] %s\n' "$*"; }
 
 presets=small,medium runs=5 warmup=1 paths=mem,net consumers=floor-decode,floor-jsonparse,js-reference
-probe=1 cpu=1 longtasks=1 js_sizes=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
+probe=1 cpu=1 longtasks=1 js_sizes=1 agui=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
 while [ $# -gt 0 ]; do
   case $1 in
     --preset|--presets) presets=$2; shift 2 ;;
@@ -49,8 +55,9 @@ while [ $# -gt 0 ]; do
     --no-cpu) cpu=; shift ;;
     --no-longtasks) longtasks=; shift ;;
     --no-js-sizes) js_sizes=; shift ;;
+    --no-ag-ui) agui=; shift ;;
     --profile) profile=--profile; shift ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -96,11 +103,16 @@ txt=$PWD/$out/$stamp.txt
 IFS=, read -r -a mode_list <<<"$modes"
 ext=()
 for m in "${mode_list[@]}"; do ext+=(--consumer "$PWD/$aw/agentwire-$m.mjs"); done
+agui_ext=()
+if [ -n "$agui" ]; then
+  agui_ext=(--consumer "$PWD/$aw/agentwire-ag-ui.mjs")
+  [[ ",$consumers," == *",ag-ui-verify,"* ]] || consumers="$consumers,ag-ui-verify"
+fi
 
 # 3. the side-by-side run (one Chromium for every preset, path and consumer)
 log "harness: presets $presets, paths $paths, $warmup warm-up + $runs runs; consumers $consumers + agentwire ($modes)"
 (cd "$h" && node run.mjs --preset "$presets" --runs "$runs" --warmup "$warmup" --paths "$paths" \
-   --consumers "$consumers" "${ext[@]}" --json "$run_json") 2>&1 | tee "$txt"
+   --consumers "$consumers" "${ext[@]}" "${agui_ext[@]}" --json "$run_json") 2>&1 | tee "$txt"
 
 # 4. memory and time split (fresh page per consumer)
 if [ -n "$probe" ]; then

@@ -15,7 +15,10 @@ const probe = probeFile && fs.existsSync(probeFile) ? JSON.parse(fs.readFileSync
 const TARGET = {
   'agentwire-snapshot': { mem: 0.70, net: 0.80 }, 'agentwire-events': { mem: 1.2, net: 1.2 }, 'agentwire-filtered': { mem: 0.75, net: 0.75 },
   'agentwire-client': { net: 0.80 },
+  // issue 19 item 9: the AG-UI input (the same workload as AG-UI events); also ≤ 0.25× ag-ui-verify
+  'agentwire-ag-ui': { mem: 0.80, net: 0.80 },
 };
+const AGUI_VERIFY_TARGET = 0.25;
 const MEMORY_TARGET = 0.5;
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
 
@@ -51,6 +54,22 @@ for (const [preset, p] of Object.entries(run.presets)) {
     if (r.delivered !== undefined && r.delivered !== r.deliveredExpected) {
       console.log(`  WRONG delivery: ${r.consumer} on ${preset} delivered ${r.delivered} events, expected ${r.deliveredExpected}`);
     }
+  }
+}
+// The AG-UI input against the official client's pipeline with a linear apply (ag-ui-verify).
+const aguiRows = Object.entries(run.presets).flatMap(([preset, p]) => ['mem', 'net'].map((pth) => {
+  const aw = p.results.find((r) => r.consumer === 'agentwire-ag-ui' && r.path === pth);
+  const v = p.results.find((r) => r.consumer === 'ag-ui-verify' && r.path === pth);
+  return aw && v ? { preset, pth, aw, v } : null;
+}).filter(Boolean));
+if (aguiRows.length) {
+  console.log(`\n## agentwire-ag-ui vs ag-ui-verify (same AG-UI bytes; target ≤ ${AGUI_VERIFY_TARGET}×)\n`);
+  console.log('| preset | path | agentwire-ag-ui ms | ag-ui-verify ms | ratio | status |');
+  console.log('|---|---|--:|--:|--:|---|');
+  for (const { preset, pth, aw, v } of aguiRows) {
+    const ratio = aw.ok && v.ok ? aw.medianMs / v.medianMs : NaN;
+    const verdict = Number.isFinite(ratio) ? (ratio <= AGUI_VERIFY_TARGET ? ' ✓' : ' ✗') : '';
+    console.log(`| ${preset} | ${pth} | ${aw.ok ? f(aw.medianMs) : '-'} | ${v.ok ? f(v.medianMs) : '-'} | ${f(ratio, 2)}${verdict} | ${aw.status} / ${v.status} |`);
   }
 }
 console.log('\nJS heap Δ: the harness\'s figure (peak usedJSHeapSize − baseline after gc(), median of runs). Memory column: one run in a fresh page ' +

@@ -339,6 +339,22 @@ impl DialectDecoder {
         if matches!(self.active, Some(Active::Canonical)) {
             return Route::Canonical;
         }
+        #[cfg(feature = "ag-ui")]
+        if let Some(Active::AgUi(d)) = self.active.as_mut() {
+            if let Some(e) = ag_ui::fast::text_content(data) {
+                let mut sink = Sink {
+                    out: &mut *out,
+                    raw: data,
+                    event_id,
+                    position,
+                    kind: None,
+                    task: None,
+                };
+                if d.text_content_fast(&e, &mut self.clock, &mut sink) {
+                    return Route::Translated;
+                }
+            }
+        }
         let mut sink = Sink {
             out,
             raw: data,

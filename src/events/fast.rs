@@ -1,4 +1,6 @@
-//! A direct decoder for the dominant event, `content-delta` (about 90 % of a typical stream).
+//! Direct decoders for the dominant events: `content-delta` (about 90 % of a typical
+//! protocol-000 stream) and `message-delta` (what the AG-UI dialect writes for
+//! `TEXT_MESSAGE_CONTENT`, about 90 % of an AG-UI stream).
 //!
 //! The general path parses the event into a [`crate::json::Value`] tree (one member vector per
 //! object), then checks the members against the struct's field list. For a `content-delta`
@@ -11,7 +13,7 @@
 
 use super::decode::EventContext;
 use super::timestamp;
-use super::types::{AgentEvent, ContentDelta};
+use super::types::{AgentEvent, ContentDelta, MessageDelta};
 use crate::json::plain_run;
 use std::borrow::Cow;
 
@@ -55,20 +57,61 @@ pub(crate) fn content_delta<'a>(data: &'a str, cx: &EventContext<'_>) -> Option<
     }))
 }
 
-struct Cursor<'a> {
-    text: &'a str,
-    pos: usize,
+/// `message-delta` in the member order the dialects write it (`dialects::emit::Obj::event`,
+/// then messageId, delta, timestamp).
+const MSG_HEAD: &str = r#"{"kind":"message-delta","contextId":""#;
+const MSG_ID: &str = r#"","messageId":""#;
+const MSG_STAMP: &str = r#"","timestamp":""#;
+
+/// Reads `data` as a compact `message-delta` in that member order, or `None` (the general
+/// decoder then reads it, with the same result when this one would have had one).
+pub(crate) fn message_delta<'a>(data: &'a str, cx: &EventContext<'_>) -> Option<AgentEvent<'a>> {
+    if cx.sse_type != "message" && cx.sse_type != "message-delta" {
+        return None;
+    }
+    let mut c = Cursor { text: data, pos: 0 };
+    c.lit(MSG_HEAD)?;
+    let context_id = c.plain_string()?;
+    c.lit(TASK)?;
+    let task_id = c.plain_string()?;
+    c.lit(MSG_ID)?;
+    let message_id = c.plain_string()?;
+    c.lit(DELTA)?;
+    let delta = c.plain_string()?;
+    c.lit(MSG_STAMP)?;
+    let timestamp = c.plain_string()?;
+    c.lit(TAIL)?;
+    if c.pos != data.len() || !timestamp::is_valid(timestamp) {
+        return None;
+    }
+    Some(AgentEvent::MessageDelta(MessageDelta {
+        context_id: Cow::Borrowed(context_id),
+        task_id: Cow::Borrowed(task_id),
+        message_id: Cow::Borrowed(message_id),
+        delta: Cow::Borrowed(delta),
+        part_id: None,
+        part_type: None,
+        part_members: None,
+        timestamp: Cow::Borrowed(timestamp),
+        extra: Vec::new(),
+    }))
+}
+
+/// Reads compact JSON text left to right (also the AG-UI dialect's `TEXT_MESSAGE_CONTENT` reader).
+pub(crate) struct Cursor<'a> {
+    pub text: &'a str,
+    pub pos: usize,
 }
 
 impl<'a> Cursor<'a> {
     #[inline(always)]
-    fn rest(&self) -> &'a [u8] {
+    pub fn rest(&self) -> &'a [u8] {
         self.text.as_bytes().get(self.pos..).unwrap_or_default()
     }
 
     /// Consumes `lit` if the text continues with it.
     #[inline(always)]
-    fn lit(&mut self, lit: &str) -> Option<()> {
+    pub fn lit(&mut self, lit: &str) -> Option<()> {
         self.rest()
             .starts_with(lit.as_bytes())
             .then(|| self.pos += lit.len())
@@ -77,7 +120,7 @@ impl<'a> Cursor<'a> {
     /// The body of a string whose opening quote was consumed, if it has no escape or control
     /// character; the cursor stops at the closing quote (left for the next literal).
     #[inline(always)]
-    fn plain_string(&mut self) -> Option<&'a str> {
+    pub fn plain_string(&mut self) -> Option<&'a str> {
         let n = plain_run(self.rest())?;
         let start = self.pos;
         self.pos += n;
@@ -89,7 +132,7 @@ impl<'a> Cursor<'a> {
     /// A JSON integer in `0..=MAX_SAFE_INTEGER` written without sign, fraction or exponent
     /// (at most 15 digits, so always safe), no leading zero.
     #[inline(always)]
-    fn safe_integer(&mut self) -> Option<u64> {
+    pub fn safe_integer(&mut self) -> Option<u64> {
         let digits = self
             .rest()
             .iter()

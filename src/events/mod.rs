@@ -7,7 +7,7 @@
 pub mod decode;
 mod diagnostic;
 mod enums;
-mod fast;
+pub(crate) mod fast;
 pub(crate) mod field;
 mod macros;
 pub mod redact;

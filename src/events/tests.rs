@@ -288,3 +288,63 @@ fn the_content_delta_fast_path_agrees_with_the_general_path() {
         }
     }
 }
+
+#[test]
+fn the_message_delta_fast_path_agrees_with_the_general_path() {
+    // As the AG-UI dialect writes TEXT_MESSAGE_CONTENT.
+    const OK: &str = r#"{"kind":"message-delta","contextId":"thread-1","taskId":"run-1","messageId":"msg-1","delta":" cohort","timestamp":"2025-11-06T10:30:00.565Z"}"#;
+    // (data, whether the fast path must take it)
+    let cases: Vec<(String, bool)> = vec![
+        (OK.to_owned(), true),
+        (OK.replace(" cohort", "héllo ✓ 世界 😀"), true),
+        (OK.replace(" cohort", ""), true),
+        (OK.replace("thread-1", ""), true),
+        (OK.replace("msg-1", ""), true),
+        (OK.replace("run-1", ""), true),
+        (OK.replace(" cohort", r#"a\"b"#), false),
+        (OK.replace(" cohort", r"line\nbreak"), false),
+        (OK.replace(" cohort", r"\ud83d"), false),
+        (OK.replace(" cohort", "tab\there"), false),
+        (OK.replace(r#""delta":" cohort""#, r#""delta":null"#), false),
+        (OK.replace(r#""delta":" cohort""#, r#""delta":7"#), false),
+        (OK.replace("2025-11-06T10:30:00.565Z", "yesterday"), false),
+        (OK.replace(r#"{"kind""#, r#"{ "kind""#), false),
+        (OK.replace('}', r#","extra":1}"#), false),
+        (format!("{OK} "), false),
+        (format!("{OK}x"), false),
+        (OK.replace(r#""messageId":"msg-1","#, ""), false),
+        (OK.replace("message-delta", "message-end"), false),
+        (OK.replace("message-delta", "content-delta"), false),
+        (OK[..OK.len() - 1].to_owned(), false),
+        (OK[..40].to_owned(), false),
+    ];
+    let contexts = [
+        ("message", true),
+        ("message-delta", true),
+        ("task-status", false),
+    ];
+    for (data, taken) in &cases {
+        for (sse_type, type_ok) in contexts {
+            let cx = EventContext {
+                sse_type,
+                event_id: "7",
+                position: 3,
+            };
+            let fast = super::fast::message_delta(data, &cx);
+            assert_eq!(
+                fast.is_some(),
+                *taken && type_ok,
+                "fast path on {data} ({sse_type})"
+            );
+            let (mut d, mut diags) = (Vec::new(), Vec::new());
+            let decoded = decode_event(data, &cx, &mut d);
+            let general = decode_event_general(data, &cx, &mut diags);
+            if let Some(fast) = fast {
+                assert!(diags.is_empty(), "{data}: {diags:?}");
+                assert_eq!(Some(fast), general, "{data}");
+            }
+            assert_eq!(decoded, general, "{data}");
+            assert_eq!(d, diags, "{data}");
+        }
+    }
+}

@@ -293,7 +293,8 @@ view_struct! {
         /// Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
         pub messages: Vec<super::messages::Message> = "messages",
         /// The agent's shared state document (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`);
-        /// absent until the first snapshot.
+        /// absent until the first snapshot. One document per thread: it moves on to the
+        /// thread's next run that changes it (that run starts from it; this one then has none).
         #[tsify(optional)]
         pub shared_state: Option<super::messages::JsonDoc> = "sharedState",
         /// Thoughts, in arrival order (bounded; see limits).

@@ -23,6 +23,7 @@
 //! Deltas are concatenated as JavaScript does: a surrogate pair split across two events
 //! (`"…\ud83d"`, `"\ude00…"`, what `JSON.stringify` writes for a split emoji) is joined again.
 
+pub(crate) mod fast;
 pub mod input;
 mod run;
 mod schema;
@@ -33,6 +34,7 @@ use super::emit::{as_count, get_str, Clock, Obj, Sink};
 use super::table::Table;
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
+use text::delta_json;
 
 /// Ids remembered per table before the oldest are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -301,6 +303,40 @@ impl AgUiDecoder {
             _ => self.pass_through(&cx, v, sink),
         }
         self.bound();
+    }
+
+    /// A compact `TEXT_MESSAGE_CONTENT` (see [`fast`]), applied when the general path would
+    /// give the same output and no diagnostic; `false` (nothing produced) otherwise.
+    pub(crate) fn text_content_fast(
+        &mut self,
+        e: &fast::TextContent<'_>,
+        clock: &mut Clock,
+        sink: &mut Sink<'_>,
+    ) -> bool {
+        if self.phase != Phase::Active || self.thread.is_none() || self.run.is_none() {
+            return false;
+        }
+        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
+            return false;
+        }
+        // The general path first closes the owner's open chunk lane (which emits events).
+        if self.lanes.contains(e.owner.unwrap_or_default()) {
+            return false;
+        }
+        let task = match self.messages.get(e.message_id) {
+            Some(m)
+                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner =>
+            {
+                m.task.clone()
+            }
+            _ => return false,
+        };
+        let ts = clock.stamp(Some(&super::emit::iso_from_ms(e.timestamp_ms as i64)));
+        let delta = self.joined_delta(e.message_id, &e.delta, sink.raw);
+        let thread = self.thread.as_deref().unwrap_or_default();
+        sink.event(delta_json(thread, &task, e.message_id, &delta, &ts));
+        self.bound();
+        true
     }
 
     /// Delivers an event that changes no state whole, as `ag-ui:<type in kebab case>`.

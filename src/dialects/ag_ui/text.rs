@@ -34,15 +34,18 @@ impl AgUiDecoder {
     }
 
     fn delta_event(&mut self, cx: &Cx<'_>, task: &str, id: &str, delta: &str, sink: &mut Sink<'_>) {
-        let delta = self.join_delta(id, delta, cx.raw);
+        let delta = self.joined_delta(id, delta, cx.raw);
+        sink.event(delta_json(cx.thread, task, id, &delta, cx.ts));
+    }
+
+    /// The delta as it joins the message's text (surrogate halves joined), also added to an
+    /// open reasoning message's thought.
+    pub(super) fn joined_delta<'d>(&mut self, id: &str, delta: &'d str, raw: &str) -> Cow<'d, str> {
+        let delta = self.join_delta(id, delta, raw);
         if let Some(r) = self.reasoning.get_mut(id) {
             r.push_str(&delta);
         }
-        let mut e = Obj::event("message-delta", cx.thread, task);
-        e.str("messageId", id)
-            .str("delta", &delta)
-            .str("timestamp", cx.ts);
-        sink.event(e.finish());
+        delta
     }
 
     /// Opens message `id` (role `role`) in the event's task, or reopens the one the thread has.
@@ -506,4 +509,15 @@ impl AgUiDecoder {
             _ => self.pass_through(&cx, v, sink),
         }
     }
+}
+
+/// The canonical `message-delta` (members in the order `events::fast::message_delta` reads).
+pub(super) fn delta_json(thread: &str, task: &str, id: &str, delta: &str, ts: &str) -> String {
+    // The member names, quotes and braces take 92 bytes; escapes may need more (it grows).
+    let n = 100 + thread.len() + task.len() + id.len() + delta.len() + ts.len();
+    let mut e = Obj::event_with_capacity("message-delta", thread, task, n);
+    e.str("messageId", id)
+        .str("delta", delta)
+        .str("timestamp", ts);
+    e.finish()
 }

@@ -1,0 +1,184 @@
+//! A direct reader for the dominant AG-UI event, `TEXT_MESSAGE_CONTENT` (about 90 % of an
+//! AG-UI stream), written the way `@ag-ui/encoder` writes it: compact, members in the order
+//! `type`, `timestamp`, [`subagentRunId`], `messageId`, `delta`, no escapes in the ids; the
+//! delta may have escapes other than `\u` (a `\u` escape, maybe half of a surrogate pair that
+//! the next delta completes, is left to the general path).
+//!
+//! The general path parses the event into a [`crate::json::Value`] tree, tells its dialect,
+//! runs the schema and order checks and then the handler. [`text_content`] reads the members
+//! straight from the text, and [`super::AgUiDecoder::text_content_fast`] applies it only when the
+//! general path would give exactly the same output with no diagnostic (an open text message of
+//! the right owner, an active run, no open chunk lane); otherwise nothing is produced and the
+//! caller takes the general path. The unit test feeds every event to two decoders, one with the
+//! compact text and one with text the fast reader refuses, and compares their output.
+
+use crate::events::fast::Cursor;
+use crate::json::{plain_run, Value};
+use std::borrow::Cow;
+
+const HEAD: &str = r#"{"type":"TEXT_MESSAGE_CONTENT","timestamp":"#;
+const OWNER: &str = r#","subagentRunId":""#;
+const OWNER_END: &str = r#"""#;
+const MESSAGE: &str = r#","messageId":""#;
+const DELTA: &str = r#"","delta":""#;
+const TAIL: &str = r#""}"#;
+
+/// A compact `TEXT_MESSAGE_CONTENT`, borrowed from the event's text.
+pub(crate) struct TextContent<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits: always a safe integer).
+    pub timestamp_ms: u64,
+    pub owner: Option<&'a str>,
+    pub message_id: &'a str,
+    pub delta: Cow<'a, str>,
+}
+
+/// Reads `data` as a compact `TEXT_MESSAGE_CONTENT`, or `None` (the general path reads it).
+pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    c.lit(HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    let owner = if c.lit(OWNER).is_some() {
+        let o = c.plain_string()?;
+        c.lit(OWNER_END)?;
+        Some(o)
+    } else {
+        None
+    };
+    c.lit(MESSAGE)?;
+    let message_id = c.plain_string()?;
+    c.lit(DELTA)?;
+    let at = c.pos;
+    let delta = match c.plain_string() {
+        Some(d) => Cow::Borrowed(d),
+        None => {
+            c.pos = at; // (plain_string moved on to the escape)
+            escaped_string(&mut c)?
+        }
+    };
+    c.lit(TAIL)?;
+    (c.pos == data.len()).then_some(TextContent {
+        timestamp_ms,
+        owner,
+        message_id,
+        delta,
+    })
+}
+
+/// The body of a string whose opening quote was consumed and whose text has escapes (none of
+/// them `\u`), unescaped by the JSON parser; the cursor stops at the closing quote.
+fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
+    let start = c.pos;
+    loop {
+        let n = plain_run(c.rest())?;
+        c.pos += n;
+        match c.rest() {
+            [b'"', ..] => break,
+            [b'\\', e, ..] if *e != b'u' && e.is_ascii() => c.pos += 2,
+            _ => return None, // `\u`, a control character, the end of the text
+        }
+    }
+    // The quotes around the body: one JSON string, parsed (and checked) as the general path does.
+    match crate::json::parse(c.text.get(start - 1..=c.pos)?).ok()? {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dialects::{Dialect, DialectChoice, DialectDecoder, Output};
+
+    /// The same text with a space after `{`: a valid event the fast reader refuses.
+    fn spaced(data: &str) -> String {
+        data.replacen('{', "{ ", 1)
+    }
+
+    #[test]
+    fn the_fast_path_gives_what_the_general_path_gives() {
+        let c = |extra: &str, id: &str, delta: &str| {
+            format!(
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","timestamp":1762425000565{extra},"messageId":"{id}","delta":"{delta}"}}"#
+            )
+        };
+        let sub = r#","subagentRunId":"sub-1""#;
+        let stream: Vec<String> = vec![
+            // before any run: an order error
+            c("", "m1", "early"),
+            r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+            // not started yet
+            c("", "m1", "x"),
+            r#"{"type":"TEXT_MESSAGE_START","timestamp":1762425000001,"messageId":"m1","role":"assistant"}"#.into(),
+            c("", "m1", "Hello"),
+            c("", "m1", " wörld ✓ 😀"),
+            c("", "m1", ""),
+            c("", "m1", r#"esc\"aped"#),
+            c("", "m1", r"line\nbreak\ttab\\back\/slash"),
+            c("", "m1", r"\u0041 escaped"),
+            // a split surrogate pair, then its low half; a U+FFFD of its own
+            c("", "m1", r"a\ud83d"),
+            c("", "m1", r"\ude00b"),
+            c("", "m1", "\u{FFFD} literal"),
+            // another owner than the opener; an unknown sub-agent
+            c(sub, "m1", "wrong owner"),
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000002,"subagentRunId":"sub-1","name":"helper"}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_START","timestamp":1762425000003,"subagentRunId":"sub-1","messageId":"m2","role":"assistant"}"#.into(),
+            c(sub, "m2", "from the sub-agent"),
+            c(r#","subagentRunId":"nobody""#, "m2", "unknown sub-agent"),
+            c("", "m2", "no owner"),
+            // a reasoning message's id
+            r#"{"type":"REASONING_MESSAGE_START","timestamp":1762425000004,"messageId":"th1","role":"reasoning"}"#.into(),
+            c("", "th1", "text into reasoning"),
+            r#"{"type":"REASONING_MESSAGE_END","timestamp":1762425000005,"messageId":"th1"}"#.into(),
+            // an open chunk lane is closed first
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
+            c("", "m1", "after a chunk"),
+            r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000007,"messageId":"m1"}"#.into(),
+            c("", "m1", "after its end"),
+            r#"{"type":"RUN_FINISHED","timestamp":1762425000008,"threadId":"t1","runId":"r1"}"#.into(),
+            c("", "m2", "after the run"),
+        ];
+        let mut fast = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
+        let mut general = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
+        let mut taken = 0;
+        for (i, data) in stream.iter().enumerate() {
+            let (mut a, mut b) = (Output::default(), Output::default());
+            let ra = fast.decode(data, "", i as u64, &mut a);
+            let rb = general.decode(&spaced(data), "", i as u64, &mut b);
+            assert_eq!(ra, rb, "{data}");
+            assert_eq!(a.steps, b.steps, "{data}");
+            let strip = |o: &Output| {
+                o.diagnostics
+                    .iter()
+                    .map(|d| (d.code, d.severity, d.message.clone(), d.path.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(strip(&a), strip(&b), "{data}");
+            if super::text_content(data).is_some()
+                && a.diagnostics.is_empty()
+                && !a.steps.is_empty()
+            {
+                taken += 1;
+            }
+        }
+        // And escapes other than \u are read and unescaped.
+        let e = super::text_content(&c("", "m1", r#"a\"b\n\\"#)).map(|e| e.delta.into_owned());
+        assert_eq!(e.as_deref(), Some("a\"b\n\\"));
+        assert!(taken >= 8, "the fast path was taken {taken} times");
+        // And the reader refuses what it must leave to the general path.
+        for data in [
+            spaced(&c("", "m1", "x")),
+            c("", "m1", r"\u0041"),
+            c("", "m1", r"a\ud83d"),
+            c("", "m1", r"bad \x escape"),
+            c("", "m1", "tab\there"),
+            c("", "m1", "x").replace("1762425000565", "1.5"),
+            c("", "m1", "x").replace("1762425000565", "-1"),
+            c("", "m1", "x").replace("1762425000565", "01"),
+            c("", "m1", "x").replace('}', r#","extra":1}"#),
+            c(r#","subagentRunId":null"#, "m1", "x"),
+            format!("{} ", c("", "m1", "x")),
+        ] {
+            assert!(super::text_content(&data).is_none(), "{data}");
+        }
+    }
+}
