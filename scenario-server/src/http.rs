@@ -193,9 +193,7 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         ["api", "acp", "rpc"] if post => crate::rpc::acp(app, req).await,
         ["api", "ag-ui"] if post => crate::ag_ui::handle(app, req).await,
         ["api", "ai-sdk", "chat"] if post => crate::ai_sdk::handle(app, req).await,
-        ["api", "ai-sdk", "chat", id, "stream"] if get => {
-            crate::ai_sdk::resume(app, id, req.uri().query())
-        }
+        ["api", "ai-sdk", "chat", id, "stream"] if get => crate::ai_sdk::resume(app, &req, id),
         ["api", "myagent", "ws"] if get => crate::myagent_ws::open(app, req),
         ["api", "runs"] if post => {
             let q = Query::parse(req.uri().query());

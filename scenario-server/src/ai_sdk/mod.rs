@@ -247,8 +247,17 @@ fn answer_of(p: &Pending, tools: &[ToolPart]) -> Option<Answered> {
     }
 }
 
-/// The common headers of a UI message stream response.
-fn stream_response(body: RespBody, run_id: &str) -> Response<RespBody> {
+/// The request asked to close the connection (`Connection: close`).
+fn wants_close(h: &hyper::HeaderMap) -> bool {
+    h.get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case("close")))
+}
+
+/// The headers of `UI_MESSAGE_STREAM_HEADERS` (`connection: keep-alive` left to hyper's
+/// `close` when the client asked for it, not `keep-alive, close`), and `X-Run-Id`.
+fn stream_response(body: RespBody, run_id: &str, close: bool) -> Response<RespBody> {
     let mut r = Response::new(body);
     let h = r.headers_mut();
     h.insert(
@@ -256,7 +265,9 @@ fn stream_response(body: RespBody, run_id: &str) -> Response<RespBody> {
         HeaderValue::from_static("text/event-stream"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
+    if !close {
+        h.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
+    }
     h.insert(
         HeaderName::from_static("x-vercel-ai-ui-message-stream"),
         HeaderValue::from_static("v1"),
@@ -274,6 +285,7 @@ fn stream_response(body: RespBody, run_id: &str) -> Response<RespBody> {
 /// `POST /api/ai-sdk/chat`.
 pub async fn handle(app: &App, req: Request<Incoming>) -> Response<RespBody> {
     let q = Query::parse(req.uri().query());
+    let close = wants_close(req.headers());
     let args = match StreamArgs::from_query(&q) {
         Ok(a) => a,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
@@ -440,13 +452,13 @@ pub async fn handle(app: &App, req: Request<Incoming>) -> Response<RespBody> {
         drip: faults.drip,
         newline: faults.newline,
     };
-    stream_response(stream::body(resp, conn), &run_id)
+    stream_response(stream::body(resp, conn), &run_id, close)
 }
 
 /// `GET /api/ai-sdk/chat/{chatId}/stream`: 204 when no response of the chat is active, else
 /// the active response from its first chunk.
-pub fn resume(app: &App, chat_id: &str, query: Option<&str>) -> Response<RespBody> {
-    let q = Query::parse(query);
+pub fn resume(app: &App, req: &Request<Incoming>, chat_id: &str) -> Response<RespBody> {
+    let q = Query::parse(req.uri().query());
     let faults = match Faults::parse(q.get("faults").unwrap_or("")) {
         Ok(f) => f,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("faults: {e}")),
@@ -473,7 +485,11 @@ pub fn resume(app: &App, chat_id: &str, query: Option<&str>) -> Response<RespBod
                 drip: faults.drip,
                 newline: faults.newline,
             };
-            stream_response(stream::body(resp, conn), &run_id)
+            stream_response(
+                stream::body(resp, conn),
+                &run_id,
+                wants_close(req.headers()),
+            )
         }
     }
 }
