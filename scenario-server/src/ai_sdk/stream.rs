@@ -87,15 +87,6 @@ impl Resp {
     pub fn delivered(&self) -> bool {
         lock(&self.inner).delivered
     }
-
-    /// Every chunk so far, as JSON (for tests and logs).
-    pub fn chunks(&self) -> Vec<Value> {
-        lock(&self.inner)
-            .frames
-            .iter()
-            .filter_map(|f| serde_json::from_slice(&f[6..f.len() - 2]).ok())
-            .collect()
-    }
 }
 
 /// The faults of one connection.

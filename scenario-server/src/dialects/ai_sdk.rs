@@ -86,7 +86,6 @@ pub struct AiSdkEncoder {
     /// Root tool calls whose output has not come yet.
     tools_open: Vec<String>,
     subs: HashMap<String, Value>,
-    sub_order: Vec<String>,
     announced: HashMap<String, (String, String)>,
     requests: HashMap<String, Value>,
     pending: Vec<Pending>,
@@ -291,7 +290,6 @@ impl AiSdkEncoder {
                         "prompt": prompt, "status": "submitted", "text": "", "thoughts": [], "tools": [],
                     });
                     self.subs.insert(task.clone(), d.clone());
-                    self.sub_order.push(task.clone());
                     out.push(data_part("subtask", &task, d));
                 }
             }
@@ -725,14 +723,6 @@ impl AiSdkEncoder {
         if let Some(f) = file {
             out.push(f);
         }
-    }
-
-    /// A sub-agent's data parts in start order (for tests).
-    pub fn subtasks(&self) -> Vec<&Value> {
-        self.sub_order
-            .iter()
-            .filter_map(|s| self.subs.get(s))
-            .collect()
     }
 }
 
