@@ -637,6 +637,7 @@ async fn resume_is_204_or_the_active_response_replayed() {
     let c = get(addr, &format!("/api/ai-sdk/chat/c-drop/stream?{q}")).await;
     assert_eq!(c.status, 200);
     check_headers(&c);
+    assert!(c.header("x-run-id").is_some_and(|r| !r.is_empty()));
     let all = frames(&c.body, true);
     verify(&all, &BTreeSet::new(), true);
     assert_eq!(&all[..12], &cut[..]);

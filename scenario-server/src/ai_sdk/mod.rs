@@ -62,6 +62,7 @@ pub struct Chat {
 
 /// A chat and its active response.
 pub struct Entry {
+    run_id: String,
     chat: Arc<tokio::sync::Mutex<Chat>>,
     active: Mutex<Option<Arc<Resp>>>,
     posts: Mutex<u32>,
@@ -89,8 +90,10 @@ impl Chats {
         while v.len() >= MAX_CHATS {
             v.pop_front();
         }
+        let chat = create();
         let e = Arc::new(Entry {
-            chat: Arc::new(tokio::sync::Mutex::new(create())),
+            run_id: chat.run.spec.id.clone(),
+            chat: Arc::new(tokio::sync::Mutex::new(chat)),
             active: Mutex::new(None),
             posts: Mutex::new(0),
         });
@@ -475,11 +478,6 @@ pub fn resume(app: &App, req: &Request<Incoming>, chat_id: &str) -> Response<Res
     match active.filter(|r| !r.delivered()) {
         None => no_content(),
         Some(resp) => {
-            let run_id = entry
-                .chat
-                .try_lock()
-                .map(|c| c.run.spec.id.clone())
-                .unwrap_or_default();
             let conn = stream::ConnFaults {
                 drop: None,
                 drip: faults.drip,
@@ -487,7 +485,7 @@ pub fn resume(app: &App, req: &Request<Incoming>, chat_id: &str) -> Response<Res
             };
             stream_response(
                 stream::body(resp, conn),
-                &run_id,
+                &entry.run_id,
                 wants_close(req.headers()),
             )
         }
