@@ -192,6 +192,8 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         ["api", "a2a", "rest", ..] => crate::a2a_v1::rest::route(app, req, &seg[3..]).await,
         ["api", "acp", "rpc"] if post => crate::rpc::acp(app, req).await,
         ["api", "ag-ui"] if post => crate::ag_ui::handle(app, req).await,
+        ["api", "ai-sdk", "chat"] if post => crate::ai_sdk::handle(app, req).await,
+        ["api", "ai-sdk", "chat", id, "stream"] if get => crate::ai_sdk::resume(app, &req, id),
         ["api", "myagent", "ws"] if get => crate::myagent_ws::open(app, req),
         ["api", "runs"] if post => {
             let q = Query::parse(req.uri().query());
@@ -238,9 +240,12 @@ async fn route(req: Request<Incoming>, app: &Arc<App>) -> Response<RespBody> {
         ["api", "health"] | ["api", "scenarios"] | ["api", "stream"] | ["api", "myagent", "ws"] => {
             not_allowed("GET, OPTIONS")
         }
-        ["api", "a2a"] | ["api", "a2a", "v1"] | ["api", "acp", "rpc"] | ["api", "ag-ui"] => {
-            not_allowed("POST, OPTIONS")
-        }
+        ["api", "a2a"]
+        | ["api", "a2a", "v1"]
+        | ["api", "acp", "rpc"]
+        | ["api", "ag-ui"]
+        | ["api", "ai-sdk", "chat"] => not_allowed("POST, OPTIONS"),
+        ["api", "ai-sdk", "chat", _, "stream"] => not_allowed("GET, OPTIONS"),
         ["api", "a2a", "v1", ".well-known", "agent-card.json"] => not_allowed("GET, OPTIONS"),
         ["api", "runs"] => not_allowed("POST, OPTIONS"),
         ["api", "runs", _] | ["api", "runs", _, "stream"] => not_allowed("GET, OPTIONS"),
@@ -273,6 +278,8 @@ fn index() -> Value {
             "GET /api/a2a/v1/.well-known/agent-card.json (A2A v1.0 agent card: both interfaces)",
             "POST /api/acp/rpc (JSON-RPC: tasks/provideInputAndContinue, tasks/cancel)",
             "POST /api/ag-ui?scenario=ID&seed=N&speed=F&faults=... {RunAgentInput} (AG-UI 1.0 SSE: one run per POST, a thread per scenario run, interrupts + resume)",
+            "POST /api/ai-sdk/chat?scenario=ID&seed=N&speed=F&faults=... {id, messages, trigger, messageId?} (Vercel AI SDK UI message stream: a chat per scenario run, approvals, client-side tools)",
+            "GET /api/ai-sdk/chat/{chatId}/stream (AI SDK resume: 204, or the active response replayed)",
             "GET /api/myagent/ws?scenario=ID&seed=N&speed=F&faults=...&heartbeat=MS&start=message|connect (WebSocket)",
             "GET /api/runs/{runId}",
             "GET /api/runs/{runId}/stream (Last-Event-ID)",

@@ -11,6 +11,8 @@
 //!   the MyAgent WebSocket session.
 //! - [`ag_ui`]: `POST /api/ag-ui`, every scenario as AG-UI 1.0 runs (one per POST, a thread
 //!   per scenario run, interrupts and resume).
+//! - [`ai_sdk`]: `POST /api/ai-sdk/chat`, every scenario as a Vercel AI SDK UI message stream
+//!   (a chat per scenario run, approvals and client-side tools, resume `GET …/{chatId}/stream`).
 //! - [`faults`]: the `faults=` mini-language.
 //! - [`run`]: per-run state: the event log, pending input/auth requests, cancel; the run table.
 //! - [`scenarios`]: the scripts (`main`, `quick`, `failure`, `cancel`, `bulk`, `xss`) and
@@ -32,6 +34,7 @@
 
 pub mod a2a_v1;
 pub mod ag_ui;
+pub mod ai_sdk;
 pub mod dialects;
 pub mod faults;
 pub mod http;
@@ -139,6 +142,8 @@ pub struct App {
     pub ws_connections: std::sync::atomic::AtomicU64,
     /// The AG-UI threads of `POST /api/ag-ui`.
     pub ag_ui: ag_ui::Threads,
+    /// The chats of `POST /api/ai-sdk/chat`.
+    pub ai_sdk: ai_sdk::Chats,
 }
 
 /// A bound, not yet running server.
@@ -159,6 +164,7 @@ impl Server {
                 started: std::time::Instant::now(),
                 ws_connections: std::sync::atomic::AtomicU64::new(0),
                 ag_ui: ag_ui::Threads::default(),
+                ai_sdk: ai_sdk::Chats::default(),
             }),
         })
     }

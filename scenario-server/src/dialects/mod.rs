@@ -9,6 +9,7 @@
 //! | `unified` | 003 | [`unified`] |
 //! | `myagent` | 004 | [`myagent`] |
 //! | `ag-ui` | AG-UI 1.0 (`POST /api/ag-ui` only) | [`ag_ui`] |
+//! | `ai-sdk` | Vercel AI SDK UI message stream (`POST /api/ai-sdk/chat` only) | [`ai_sdk`] |
 //!
 //! An [`Encoder`] turns one canonical event into 0..n dialect events (plain JSON values; a
 //! little state per run: task states, artifact names, accumulated dataset rows). [`Encoded`] is
@@ -20,6 +21,7 @@ pub mod a2a;
 pub mod a2a_v1;
 pub mod acp;
 pub mod ag_ui;
+pub mod ai_sdk;
 pub mod myagent;
 pub mod unified;
 
