@@ -46,7 +46,11 @@ const WORKING: &str = r#"{"event":"status_change","task_id":"task_123","timestam
 #[test]
 fn every_example_of_the_document_is_fed() {
     let files = seed::files(D);
-    assert_eq!(files.len(), 23, "the document has 23 JSON examples: {files:?}");
+    assert_eq!(
+        files.len(),
+        23,
+        "the document has 23 JSON examples: {files:?}"
+    );
 }
 
 #[test]
@@ -106,7 +110,10 @@ fn governor_follow_up_events() {
     assert_nothing_lost("task_governor_followup", &v, &f, &[]);
     let t = f.event("thought-stream");
     assert_eq!(t["thoughtType"], "reflection");
-    assert_eq!(t["content"], "Please include unit tests for the new API endpoint.");
+    assert_eq!(
+        t["content"],
+        "Please include unit tests for the new API endpoint."
+    );
     assert_eq!(t["metadata"]["acp"]["governor_id"], "code-reviewer");
     assert_eq!(t["metadata"]["acp"]["iteration"], 0);
 }
@@ -177,7 +184,10 @@ fn tool_started_completed_failed() {
     // `will_retry: true`: the call goes on (a progress, not an end).
     let p = f.event("tool-progress");
     assert_eq!(p["toolCallId"], "tc_002");
-    assert_eq!(p["message"], "attempt 2 failed: Connection timeout; retrying");
+    assert_eq!(
+        p["message"],
+        "attempt 2 failed: Connection timeout; retrying"
+    );
     assert_eq!(p["metadata"]["acp"]["execution_time"], 5.2);
     assert_eq!(f.tool("task_123", "tc_002")["state"], "running");
 
@@ -198,7 +208,8 @@ fn development_tool_event_metadata_types_keep_model_and_user_tier() {
     let t = text(D, "10-development-tool-event-metadata-types.json");
     let mut v = json(&t);
     let uri = agentwire::dialects::acp::DEV_TOOL_URI;
-    v["metadata"][uri]["data"] = json!({"status":"succeeded","result":{"content":"Command output..."}});
+    v["metadata"][uri]["data"] =
+        json!({"status":"succeeded","result":{"content":"Command output..."}});
     let carrier = json!({"event":"status_change","task_id":"task_123","timestamp":"2025-10-30T13:40:00Z",
         "data":{"old_state":"working","new_state":"working","metadata":v["metadata"].clone()}});
     let mut r = run();
@@ -246,18 +257,27 @@ fn tool_lifecycle_pending_executing_succeeded() {
         "Dangerous SQL query detected"
     );
     let f = r.value(&carried(&json(&text(D, files[1]))));
-    assert_eq!(f.event("tool-progress")["message"], "Connecting to database...");
+    assert_eq!(
+        f.event("tool-progress")["message"],
+        "Connecting to database..."
+    );
 }
 
 #[test]
 fn tool_lifecycle_failed_and_cancelled() {
     for (file, err) in [
         ("14-tool-lifecycle-4-failed.json", "Connection refused"),
-        ("15-tool-lifecycle-5-cancelled.json", "User cancelled confirmation"),
+        (
+            "15-tool-lifecycle-5-cancelled.json",
+            "User cancelled confirmation",
+        ),
     ] {
         let mut r = run();
         r.text(WORKING);
-        r.value(&carried(&json(&text(D, "11-tool-lifecycle-1-pending.json"))));
+        r.value(&carried(&json(&text(
+            D,
+            "11-tool-lifecycle-1-pending.json",
+        ))));
         let v = json(&text(D, file));
         let f = r.value(&carried(&v));
         assert_nothing_lost(file, &v, &f, &[]);
@@ -279,7 +299,10 @@ fn agent_thoughts() {
         let f = r.value(&wrap(&v));
         assert_nothing_lost("thought", &v, &f, &[]);
         let t = f.event("thought-stream");
-        assert_eq!(t["content"], "Reviewing query for potential data loss before execution.");
+        assert_eq!(
+            t["content"],
+            "Reviewing query for potential data loss before execution."
+        );
         assert_eq!(t["metadata"]["acp"]["timestamp"], "2025-10-30T13:40:00Z");
     }
 }
@@ -293,13 +316,19 @@ fn extension_confirmation_flow() {
     let f = run().value(&v);
     assert_nothing_lost("confirmation flow", &v, &f, &[]);
     let r = f.event("input-required");
-    assert_eq!(r["prompt"], "Execute shell command?", "the prompt is the confirmation's");
+    assert_eq!(
+        r["prompt"], "Execute shell command?",
+        "the prompt is the confirmation's"
+    );
     assert_eq!(r["options"][0]["id"], "approve");
     assert_eq!(r["options"][0]["name"], "Proceed");
     assert_eq!(f.tool("task_123", "tc_001")["state"], "running");
     assert_eq!(f.task("task_123")["status"], "waiting-input");
     // Only one tool: the elided metadata ToolCall is not a second call.
-    assert_eq!(f.task("task_123")["tools"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        f.task("task_123")["tools"].as_array().map(Vec::len),
+        Some(1)
+    );
     // No timestamp in this example: the time received, not the epoch.
     assert_eq!(r["timestamp"], seed::RECEIVED);
 }
@@ -326,13 +355,19 @@ fn extension_push_payload_for_tool_update_is_not_dropped() {
     assert_eq!(c["toolCallId"], "task_123#update-1");
     assert_eq!(c["success"], true);
     assert_eq!(c["result"]["content"], "Command output...");
-    assert_eq!(f.event("task-status")["metadata"]["acp"]["old_state"], "working");
+    assert_eq!(
+        f.event("task-status")["metadata"]["acp"]["old_state"],
+        "working"
+    );
     assert!(
         f.codes().contains(&"missing-field/warning".to_owned()),
         "the missing tool_call_id is said: {:?}",
         f.codes()
     );
-    assert_eq!(f.tool("task_123", "task_123#update-1")["state"], "succeeded");
+    assert_eq!(
+        f.tool("task_123", "task_123#update-1")["state"],
+        "succeeded"
+    );
 
     // With the task working and a call running, the id-less update is about that call, and
     // the status_change that changed nothing is kept with it (`carrier`).
@@ -345,13 +380,19 @@ fn extension_push_payload_for_tool_update_is_not_dropped() {
     let c = f.event("tool-complete");
     assert_eq!(c["toolCallId"], "tc_001");
     assert_eq!(c["metadata"]["acp"]["carrier"]["old_state"], "working");
-    assert_eq!(f.tool("task_123", "tc_001")["result"]["content"], "Command output...");
+    assert_eq!(
+        f.tool("task_123", "tc_001")["result"]["content"],
+        "Command output..."
+    );
 
     // The same payload as a `tool_call_update` push notification.
     let dt = v["data"]["metadata"]["development-tool"].clone();
     let f = run().value(&pushed(&dt));
     assert_nothing_lost("push tool_call_update", &dt, &f, &[]);
-    assert_eq!(f.event("tool-complete")["result"]["content"], "Command output...");
+    assert_eq!(
+        f.event("tool-complete")["result"]["content"],
+        "Command output..."
+    );
 }
 
 /// Issue 25: a `tool_call_confirmation` or a `state_change` carried the same way while no input
@@ -380,8 +421,13 @@ fn confirmation_and_state_change_with_no_input_open_are_kept() {
     // With a request open, the confirmation answers it (as before).
     let mut r = run();
     r.text(&text(D, "03-input-required-events.json"));
-    let f = r.value(&carried(&json!({"kind":"tool_call_confirmation","tool_call":{"tool_call_id":"tc_001"}})));
-    assert_eq!(f.kinds(), vec!["input-received".to_owned(), "task-status".to_owned()]);
+    let f = r.value(&carried(
+        &json!({"kind":"tool_call_confirmation","tool_call":{"tool_call_id":"tc_001"}}),
+    ));
+    assert_eq!(
+        f.kinds(),
+        vec!["input-received".to_owned(), "task-status".to_owned()]
+    );
 }
 
 /// A subscription setting the client sends (`enabledEvents`), not an event: not applied, an
@@ -406,6 +452,8 @@ fn authentication_and_audit_events() {
         assert!(f.kinds()[0].starts_with("unknown:internal:acp:"), "{file}");
     }
     let (_, f) = fed("23-audit-events.json");
-    assert_eq!(f.events[0]["data"]["data"]["details"]["requires_confirmation"], true);
+    assert_eq!(
+        f.events[0]["data"]["data"]["details"]["requires_confirmation"],
+        true
+    );
 }
-

@@ -926,7 +926,14 @@ impl AcpDecoder {
         );
         if terminal && !started && get_str(Some(tc), "tool_call_id").is_none() {
             // A call seen only at its end: started and ended by this update.
-            self.start_tool(cx, &id, name.unwrap_or("tool"), get(Some(tc), "input_parameters"), Obj::new(), sink);
+            self.start_tool(
+                cx,
+                &id,
+                name.unwrap_or("tool"),
+                get(Some(tc), "input_parameters"),
+                Obj::new(),
+                sink,
+            );
         }
         match status.as_str() {
             "pending" | "executing" => {

@@ -42,7 +42,8 @@
 //! afresh.
 //! Order rules: `plan.step_completed`, `plan.completed` or `plan.validation_error` of a plan
 //! that never started (no `plan.start` in the turn) is an `out-of-order` warning, applied (the
-//! plan task is created then).
+//! plan task is created then); so is a `solver.progress` / `solver.retry` /
+//! `solver.step_failed` before `solver.start` (the solver call starts then).
 //! The seed's validation table is checked (`agent-error` is not used for it: missing or
 //! mistyped `content` is `missing-field` / `invalid-type`, an error: not applied).
 
@@ -849,7 +850,27 @@ impl MyAgentDecoder {
         meta: Obj,
         sink: &mut Sink<'_>,
     ) {
+        let never_started = self.solver.is_none();
         let id = self.solver_id(cx, turn);
+        if never_started {
+            // Order rule: a solver event before `solver.start` (the document's own examples
+            // go from `plan.completed` to `solver.progress`). Applied: the solver call starts
+            // here, with a warning.
+            sink.warn(
+                DiagCode::OutOfOrder,
+                format!(
+                    "{} without solver.start: solver call {id} started here (applied)",
+                    cx.event
+                ),
+                "$.event",
+            );
+            let mut e = Obj::event("tool-start", cx.ctx, turn);
+            e.str("toolCallId", &id)
+                .str("toolName", "solver")
+                .raw("arguments", "{}")
+                .str("timestamp", cx.ts);
+            sink.event(e.finish());
+        }
         self.solver_open = true;
         let mut e = Obj::event("tool-progress", cx.ctx, turn);
         e.str("toolCallId", &id)
@@ -913,7 +934,8 @@ impl MyAgentDecoder {
                 if let Some(t) = total {
                     m.num("stepsTotal", t as f64);
                 }
-                let mut a = cx.myagent(&["progress_percent", "completed_steps", "total_steps"]);
+                // All the metadata as sent (`progress_percent` too: `progress` is its ratio).
+                let mut a = cx.myagent(&[]);
                 a.opt_value("content", cx.content);
                 m.obj("myagent", a);
                 self.solver_progress(cx, &turn, progress, current, m, sink);

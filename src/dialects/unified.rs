@@ -18,7 +18,7 @@
 //! | `workflow_transition` | `task-status` `working` on the run ("from → to") |
 //! | `workflow_completed` | `task-complete` on the run (`result.summary` as content) |
 //! | `agent_thought` | `thought-stream` (`reasoning`); with `debug: true` an unknown `internal:unified:agent_thought` event |
-//! | `run_error` | `agent-error` diagnostic; the named workflow step (if any) `failed` |
+//! | `run_error` | `agent-error` diagnostic; the named workflow step (if open) `failed`, else `task-status` `working` on the session with the error as message (`metadata.unified` keeps its members) |
 //! | `run_retry` | `task-status` `working` on the session ("retry n of m: reason") |
 //! | `run_interrupted` | `task-status` `canceled` on the session and on its running steps and runs |
 //! | `retrieval_started` / `retrieval_result` | a `retrieval` tool call (`query` as argument, `documents` as result) |
@@ -38,8 +38,8 @@
 //! else the previous event's, else `session`.
 //!
 //! Order rules (the document gives the lifecycle, not what to do when a server breaks it):
-//! - after `session_ended`, any event of that session but a new `session_started` is an
-//!   `out-of-order` error, not applied (nothing reopens inside an ended session);
+//! - after `session_ended`, any event of that session (a new `session_started` too) is an
+//!   `out-of-order` error, not applied (the session's task is terminal; nothing reopens in it);
 //! - `agent_message_start` after that message's `agent_message_end`, `workflow_started` after
 //!   that run's `workflow_completed`: `out-of-order` errors, not applied;
 //! - `agent_message_start` after the message's first delta (which opened the message): an
@@ -179,9 +179,10 @@ impl UnifiedDecoder {
         if missing {
             return;
         }
-        // Order rule: after `session_ended` the session and everything in it ended; only a
-        // new `session_started` opens it again. Anything else is refused (`out-of-order`).
-        if ty != "session_started" && self.sessions.get(&session).is_some_and(|s| s.ended) {
+        // Order rule: after `session_ended` the session and everything in it ended (its root
+        // task is terminal: the store would not reopen it either). Anything more of that
+        // session, a second `session_started` included, is refused (`out-of-order`).
+        if self.sessions.get(&session).is_some_and(|s| s.ended) {
             sink.error(
                 DiagCode::OutOfOrder,
                 format!("{ty} after session_ended of session {session} (not applied)"),
@@ -323,9 +324,6 @@ impl UnifiedDecoder {
             m.opt_str("agentId", get_str(Some(payload), "agent"));
         }
         m.obj("unified", cx.meta(payload, &["session_id"]));
-        if let Some(s) = self.sessions.get_mut(cx.session) {
-            s.ended = false;
-        }
         self.status(cx, cx.session, "working", None, m, sink);
     }
 
@@ -424,7 +422,7 @@ impl UnifiedDecoder {
                     .num("index", idx as f64)
                     .str("timestamp", cx.ts);
                 let mut m = Obj::new();
-                m.obj("unified", cx.meta(payload, &["message_id", "delta"]));
+                m.obj("unified", cx.meta(payload, &["delta"]));
                 e.obj("metadata", m);
                 sink.event(e.finish());
             }
@@ -433,7 +431,7 @@ impl UnifiedDecoder {
                 e.opt_str("content", get_str(Some(payload), "content"))
                     .str("timestamp", cx.ts);
                 let mut m = Obj::new();
-                m.obj("unified", cx.meta(payload, &["message_id", "content"]));
+                m.obj("unified", cx.meta(payload, &["content"]));
                 e.obj("metadata", m);
                 sink.event(e.finish());
                 self.messages.remove(&task);
@@ -757,7 +755,7 @@ impl UnifiedDecoder {
             }
             text.push(')');
         }
-        sink.warn(DiagCode::AgentError, text, "$.payload");
+        sink.warn(DiagCode::AgentError, text.clone(), "$.payload");
         if let Some(task) = self.named_step(cx.session, get_str(Some(payload), "step")) {
             let mut m = Obj::new();
             m.opt_str("reason", message);
@@ -766,6 +764,13 @@ impl UnifiedDecoder {
             if let Some(s) = self.sessions.get_mut(cx.session) {
                 s.steps.retain(|x| *x != task);
             }
+        } else {
+            // No open step named: the run goes on (a `run_retry` may follow); the error is the
+            // session's status message, its members in `metadata.unified` (not only in a
+            // diagnostic).
+            let mut m = Obj::new();
+            m.obj("unified", cx.meta(payload, &[]));
+            self.status(cx, cx.session, "working", Some(&text), m, sink);
         }
     }
 
@@ -921,7 +926,7 @@ impl UnifiedDecoder {
         let mut m = Obj::new();
         m.num("version", version as f64);
         let mut u = Obj::new();
-        u.opt_str("eventId", cx.event_id);
+        u.opt_str("eventId", cx.event_id).str("type", cx.ty);
         m.obj_if("unified", u);
         e.obj("metadata", m);
         sink.event(e.finish());

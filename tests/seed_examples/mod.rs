@@ -118,7 +118,13 @@ impl Fed {
     pub fn codes(&self) -> Vec<String> {
         self.diags
             .iter()
-            .map(|d| format!("{}/{}", d["code"].as_str().unwrap_or("?"), d["severity"].as_str().unwrap_or("?")))
+            .map(|d| {
+                format!(
+                    "{}/{}",
+                    d["code"].as_str().unwrap_or("?"),
+                    d["severity"].as_str().unwrap_or("?")
+                )
+            })
             .collect()
     }
     pub fn task(&self, id: &str) -> &Value {
@@ -149,7 +155,11 @@ impl Fed {
 
 impl Run {
     pub fn new(d: Dialect, frames: bool) -> Self {
-        let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Fixed(d));
+        let mut s = Session::with_dialect(
+            SseConfig::default(),
+            Limits::default(),
+            DialectChoice::Fixed(d),
+        );
         s.set_now_ms(Some(RECEIVED_MS));
         Run { s, frames }
     }
