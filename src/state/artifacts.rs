@@ -201,8 +201,8 @@ impl Store {
                 .and_then(Value::as_str)
                 .filter(|u| matches!(crate::events::url::scheme_of(u).as_str(), "https" | "http"))
                 .map(str::to_owned);
-            slot.by_reference = v.url.is_some()
-                || m.and_then(|m| m.get("reference")).and_then(Value::as_bool) == Some(true);
+            slot.by_reference =
+                m.and_then(|m| m.get("reference")).and_then(Value::as_bool) == Some(true);
         }
         self.admit_chunk(
             a,
