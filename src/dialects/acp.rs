@@ -11,11 +11,12 @@
 //! | `input_required` | `task-status` `waiting-input` + `input-required` (id `<task>#input-<n>`, `requireUser`; `permission_options` → `options` `{id, optionId, name}` with `inputType: selection` and a string-enum `schema`; `tool_call` → `metadata.toolCall`; `input_types`, `detection_method`, `governor_summary`, `policy_decision` → `metadata.acp`) |
 //! | `task_feedback_required` | `task-status` `waiting-input` + `input-required` (`confirmation`, `summary` in `metadata.acp`) |
 //! | `task_governor_followup` | `thought-stream` (`reflection`, the governor's prompt; `governor_id`, `iteration` in `metadata.acp`) |
-//! | `artifact` | `file-write` announcing the file (one empty final chunk: name, `description` = `detection_text`, `metadata.totalSize` = `artifact_size`); `artifact_type: "dataset"` with `rows` → `dataset-write` (one complete batch, `schema`); other types → `data-write` of the notification data |
+//! | `artifact` | `file-write` announcing a file by reference (one empty chunk, not final: `complete: false`, name, `description` = `detection_text`, `metadata.totalSize` = `artifact_size`, `metadata.reference: true`; the bytes are not in the stream); `artifact_type: "dataset"` with `rows` → `dataset-write` (one complete batch, `schema`); other types → `data-write` of the notification data |
 //! | `tool_execution` `started` | `tool-start` (`tool_id` is the name, `parameters` the arguments; the call id is the development-tool `tool_call_id` when present) |
 //! | `tool_execution` `completed` | `tool-complete` (`output` → result, `execution_time` s → `metadata.duration` ms, `cached`) |
 //! | `tool_execution` `failed` | `tool-complete` failed (`retry_attempt` → `metadata.retries`); with `will_retry: true` a `tool-progress` instead (the call goes on) |
-//! | development-tool metadata (`development-tool` or the extension URI key, wherever it appears; also the push kinds `tool_call_update`, `thought`, `governance_event` as events) | `tool_call_update` pending/executing → `tool-start`/`tool-progress`, succeeded/failed/cancelled → `tool-complete`; `tool_call_confirmation` → `input-received`; `thought` → `thought-stream`; `governance_event` → `thought-stream` (`decision`); `text_content` → `tool-progress` message (updates without a `tool_call_id` stay in metadata) |
+//! | development-tool metadata (`development-tool` or the extension URI key, wherever it appears; also the push kinds `tool_call_update`, `thought`, `governance_event` as events) | `tool_call_update` pending/executing → `tool-start`/`tool-progress`, succeeded/failed/cancelled → `tool-complete`; `tool_call_confirmation` → `input-received`; `thought` → `thought-stream`; `governance_event` → `thought-stream` (`decision`); `text_content` → `tool-progress` message; an update without a `tool_call_id` (the document's push example) is about the task's running call when exactly one runs, else (none or several) a call of its own `<task>#update-<n>` (started and ended by a final update), with a `missing-field` warning; the development-tool object's other members (`model`, `user_tier`) and a carrier `status_change` that emitted no status (`carrier`) go to `metadata.acp`; a kind applied to nothing (`state_change`, a `tool_call_confirmation` with no request open) whose carrier emitted nothing becomes an unknown event `acp:development-tool:<kind>` carrying the notification |
+//! | `input_required` with a development-tool `tool_call_update` | its ToolCall is the pending call (`tool-start`) when it has a `tool_call_id`; the document's confirmation-flow example elides it (`{ ... }`): an id-less one is the `tool_call` beside it, not another call |
 //! | `authentication`, `security_audit` | unknown events `internal:acp:authentication` / `internal:acp:security_audit`, data with sensitive fields (`password`, `api_key`, `token`, `secret`, ...) redacted |
 //! | anything else | unknown event `acp:<event>` |
 
@@ -183,7 +184,7 @@ impl AcpDecoder {
             // Push-notification kinds of the development-tool extension: the data is the event.
             _ => {
                 self.ensure_task(&cx, sink);
-                self.dev_tool_event(&cx, data, Some(event), sink)
+                self.dev_tool_event(&cx, data, Some(event), false, None, sink)
             }
         }
         self.tasks.bound(MAX_TRACKED, |_, t| {
@@ -240,8 +241,9 @@ impl AcpDecoder {
     }
 
     /// Closes the task's open input request (the agent moved on).
-    fn close_open_input(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
-        self.close_open_input_as(cx, true, sink);
+    /// `false`: no request of the task was open.
+    fn close_open_input(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) -> bool {
+        self.close_open_input_as(cx, true, sink)
     }
 
     /// Forgets the task's open input request (and its permission options); its id.
@@ -263,12 +265,12 @@ impl AcpDecoder {
 
     /// Closes the task's open input request; `answered: false` (the task ended failed or
     /// canceled while waiting) infers no answer: the request expires with its task.
-    fn close_open_input_as(&mut self, cx: &Cx<'_>, answered: bool, sink: &mut Sink<'_>) {
+    fn close_open_input_as(&mut self, cx: &Cx<'_>, answered: bool, sink: &mut Sink<'_>) -> bool {
         let Some(id) = self.take_open_input(cx) else {
-            return;
+            return false;
         };
         if !answered {
-            return;
+            return true;
         }
         let mut e = Obj::event("input-received", cx.ctx, cx.task);
         e.str("inputId", &id)
@@ -276,6 +278,7 @@ impl AcpDecoder {
             .str("timestamp", cx.ts)
             .raw("metadata", r#"{"acp":{"inferred":true}}"#);
         sink.event(e.finish());
+        true
     }
 
     fn status_change(&mut self, cx: &Cx<'_>, data: &Value<'_>, sink: &mut Sink<'_>) {
@@ -297,7 +300,8 @@ impl AcpDecoder {
             self.close_open_input_as(cx, !ended_unanswered, sink);
         }
         let current = self.tasks.get(cx.task).and_then(|t| t.status);
-        if let Some(status) = status.filter(|s| current != Some(*s)) {
+        let changed = status.filter(|s| current != Some(*s));
+        if let Some(status) = changed {
             let mut m = Obj::new();
             if matches!(status, "failed" | "canceled") {
                 let reason = if new == "rejected" {
@@ -314,7 +318,12 @@ impl AcpDecoder {
             self.status(cx, status, get_str(Some(data), "message"), m, sink);
         }
         if let Some(dt) = dev_tool(get(Some(data), "metadata")) {
-            self.dev_tool_event(cx, dt, None, sink);
+            // A status that did not change (the push example's `working → working`) emits no
+            // `task-status`: the carrier's own members then go with what the metadata becomes.
+            let carrier = changed
+                .is_none()
+                .then(|| Self::acp_meta(cx, data, &["metadata"]));
+            self.dev_tool_event(cx, dt, None, changed.is_some(), carrier, sink);
         }
     }
 
@@ -388,15 +397,19 @@ impl AcpDecoder {
         // A pending tool call awaiting this confirmation shows up as a tool.
         let tool_name = get_str(tool_call, "toolId").or_else(|| get_str(tool_call, "tool_name"));
         if let Some(tc) = tool_call.filter(|tc| get_str(Some(*tc), "tool_call_id").is_some()) {
-            self.tool_call_update(cx, tc, tool_name, sink);
+            self.tool_call_update(cx, tc, tool_name, None, None, sink);
         }
+        // The document's confirmation flow elides the metadata's ToolCall (`{ ... }  // Full
+        // ToolCall object`): an empty or id-less one is the `tool_call` above, not another call.
         if let Some(tc) = dt
             .filter(|d| dev_kind(d) == "tool_call_update")
             .and_then(|d| get(Some(d), "tool_call"))
+            .filter(|tc| get_str(Some(*tc), "tool_call_id").is_some())
         {
-            self.tool_call_update(cx, tc, tool_name, sink);
-        } else if let Some(dt) = dt {
-            self.dev_tool_event(cx, dt, None, sink);
+            self.tool_call_update(cx, tc, tool_name, dt, None, sink);
+        } else if let Some(dt) = dt.filter(|d| dev_kind(d) != "tool_call_update") {
+            // The input request keeps the whole metadata (`metadata.acp.metadata`).
+            self.dev_tool_event(cx, dt, None, true, None, sink);
         }
         self.supersede_open_input(cx, sink);
         self.waiting_input(cx, &prompt, sink);
@@ -581,11 +594,17 @@ impl AcpDecoder {
             e.obj("metadata", m);
             sink.event(e.finish());
         } else if ty == "file" {
+            // A file by reference: its name and size are announced, its bytes are not in the
+            // stream (A2A-ACP has no way to send them). One empty chunk that is not final:
+            // `complete: false`, `size` 0 of `totalSize`, `metadata.reference: true` (the store
+            // does not report its missing end, as for an A2A file part by URL). A later chunk
+            // with the bytes (index 1 on) would complete it.
+            m.bool("reference", true);
             let mut e = Obj::event("file-write", cx.ctx, cx.task);
             e.str("artifactId", &id)
                 .str("data", "")
                 .num("index", 0.0)
-                .bool("complete", true)
+                .bool("complete", false)
                 .str("timestamp", cx.ts)
                 .opt_str("name", name)
                 .opt_str("description", get_str(Some(data), "detection_text"));
@@ -833,18 +852,46 @@ impl AcpDecoder {
         }
     }
 
-    /// A development-tool `ToolCall` update.
+    /// A development-tool `ToolCall` update. `dt`: the development-tool object that carries it
+    /// (its members beside the ToolCall, e.g. `model` and `user_tier`, go to `metadata.acp`);
+    /// `carrier`: the members of a notification that emitted nothing of its own.
     fn tool_call_update(
         &mut self,
         cx: &Cx<'_>,
         tc: &Value<'_>,
         fallback_name: Option<&str>,
+        dt: Option<&Value<'_>>,
+        carrier: Option<Obj>,
         sink: &mut Sink<'_>,
     ) {
-        // Without an id the update cannot be placed (the seed's push example has none): it
-        // stays in the metadata of the event that carries it.
-        let Some(id) = get_str(Some(tc), "tool_call_id").map(str::to_owned) else {
-            return;
+        // Without an id (the document's push example has none) the update is about the
+        // task's running call when exactly one runs; with none or several (which one is a
+        // guess that could mark another call succeeded) it is a call of its own, seen at its
+        // update (`<task>#update-<n>`). A warning says which.
+        let id = match get_str(Some(tc), "tool_call_id") {
+            Some(id) => id.to_owned(),
+            None => {
+                let running = self
+                    .tasks
+                    .get(cx.task)
+                    .and_then(|t| (t.running.len() == 1).then(|| t.running[0].clone()));
+                let (id, what) = match running {
+                    Some(r) => (r, "applied to the one running call"),
+                    None => {
+                        let n = self.tasks.get_mut(cx.task).map_or(0, |t| {
+                            t.tool_seq += 1;
+                            t.tool_seq
+                        });
+                        (format!("{}#update-{n}", cx.task), "a call of its own")
+                    }
+                };
+                sink.warn(
+                    DiagCode::MissingField,
+                    format!("tool_call_update without tool_call_id: {what}, {id}"),
+                    "$.data.metadata.development-tool.tool_call.tool_call_id",
+                );
+                id
+            }
         };
         let status = get_str(Some(tc), "status")
             .unwrap_or("")
@@ -868,8 +915,27 @@ impl AcpDecoder {
                 "status",
             ],
         );
+        a.rest(members(dt), &["tool_call", "data"]);
+        if let Some(c) = carrier {
+            a.obj("carrier", c);
+        }
         let mut m = Obj::new();
         m.obj("acp", a);
+        let terminal = matches!(
+            status.as_str(),
+            "succeeded" | "failed" | "cancelled" | "canceled"
+        );
+        if terminal && !started && get_str(Some(tc), "tool_call_id").is_none() {
+            // A call seen only at its end: started and ended by this update.
+            self.start_tool(
+                cx,
+                &id,
+                name.unwrap_or("tool"),
+                get(Some(tc), "input_parameters"),
+                Obj::new(),
+                sink,
+            );
+        }
         match status.as_str() {
             "pending" | "executing" => {
                 if !started {
@@ -897,12 +963,18 @@ impl AcpDecoder {
         }
     }
 
-    /// Development-tool metadata (or a push notification of one of its kinds).
+    /// Development-tool metadata (or a push notification of one of its kinds). `kept`: the
+    /// carrier's own event keeps the metadata (`metadata.acp.metadata`); when it does not (a
+    /// push notification, a `status_change` whose state did not change), a kind that maps to
+    /// nothing here becomes an unknown `acp:development-tool:<kind>` event carrying the whole
+    /// notification, so that nothing the server sent is dropped.
     fn dev_tool_event(
         &mut self,
         cx: &Cx<'_>,
         dt: &Value<'_>,
         event: Option<&str>,
+        kept: bool,
+        carrier: Option<Obj>,
         sink: &mut Sink<'_>,
     ) {
         let kind = match event {
@@ -910,15 +982,20 @@ impl AcpDecoder {
             _ => dev_kind(dt),
         };
         let payload = get(Some(dt), "data");
-        match kind.as_str() {
+        let applied = match kind.as_str() {
             "tool_call_update" => {
-                if let Some(tc) = get(Some(dt), "tool_call")
+                match get(Some(dt), "tool_call")
                     .or(payload)
                     .filter(|x| x.as_object().is_some())
                 {
-                    self.tool_call_update(cx, tc, None, sink);
+                    Some(tc) => {
+                        self.tool_call_update(cx, tc, None, Some(dt), carrier, sink);
+                        true
+                    }
+                    None => false,
                 }
             }
+            // With no request open there is nothing to close: kept as an unknown event.
             "tool_call_confirmation" => self.close_open_input(cx, sink),
             "thought" => {
                 let content = get_str(Some(dt), "content").or_else(|| get_str(payload, "content"));
@@ -927,11 +1004,15 @@ impl AcpDecoder {
                     let mut a = Obj::new();
                     a.str("kind", "thought");
                     a.rest(members(Some(dt)), &["kind", "content"]);
+                    if let Some(c) = carrier {
+                        a.obj("carrier", c);
+                    }
                     m.obj("acp", a);
                     self.thought(cx, "reasoning", c, m, sink);
                 }
+                content.is_some()
             }
-            "governance_event" if event.is_some() => {
+            "governance_event" if event.is_some() || !kept => {
                 let content = get_str(payload, "governor_summary")
                     .or_else(|| get_str(payload, "final_decision"))
                     .or_else(|| get_str(Some(dt), "content"));
@@ -939,9 +1020,13 @@ impl AcpDecoder {
                     let mut m = Obj::new();
                     let mut a = Obj::new();
                     a.rest(members(Some(dt)), &[]);
+                    if let Some(c) = carrier {
+                        a.obj("carrier", c);
+                    }
                     m.obj("acp", a);
                     self.thought(cx, "decision", c, m, sink);
                 }
+                content.is_some()
             }
             "text_content" => {
                 let id =
@@ -952,11 +1037,28 @@ impl AcpDecoder {
                 let running = id.is_some_and(|i| self.tools.get(i).is_some_and(|t| !t.finished));
                 if let (Some(id), Some(text), true) = (id, text, running) {
                     let id = id.to_owned();
-                    self.progress_tool(cx, &id, Some(text), Obj::new(), sink);
+                    let mut m = Obj::new();
+                    let mut a = Obj::new();
+                    a.rest(members(Some(dt)), &["content"]);
+                    m.obj("acp", a);
+                    self.progress_tool(cx, &id, Some(text), m, sink);
+                    true
+                } else {
+                    false
                 }
             }
-            // state_change and governance metadata on other events: kept in their metadata.
-            _ => {}
+            // state_change (its payload is not given by the document) and governance
+            // metadata on other events: kept in their carrier's metadata.
+            _ => false,
+        };
+        if !applied && !kept {
+            let ctx = cx.ctx;
+            sink.event(unknown_event(
+                &format!("acp:development-tool:{kind}"),
+                Some(ctx),
+                Some(cx.task),
+                cx.root,
+            ));
         }
     }
 }

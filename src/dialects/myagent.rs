@@ -14,7 +14,7 @@
 //! | `solver.start` / `solver.progress` / `solver.retry` / `solver.step_failed` / `solver.completed` | a `solver` tool call: `tool-start` / `tool-progress` (`progress_percent` / 100, `completed_steps` / `total_steps`, current task as message) / progress messages / `tool-complete`; plan tasks follow `current_step` (when the plan has `total_steps` tasks) and `task_results` |
 //! | `agent.thinking` | `thought-stream` (`thinking_type` planning / reasoning; analysis → reasoning) |
 //! | `agent.tool_call` / `agent.tool_result` | `tool-start` / `tool-complete` (`metadata.call_id` is the call id; `execution_time_ms` → duration) |
-//! | `agent.partial_answer` | `content-delta` (`chunk_index` as index when present) |
+//! | `agent.partial_answer` | `content-delta` (`chunk_index` as index when present; `step_id` and the metadata, e.g. `completion_percent`, under `metadata.myagent`) |
 //! | `agent.final_answer` | `task-complete` with the answer as `content` (`total_tokens_used` → `tokensUsed`); the turn ends; first its plan, plan tasks and solver still open complete with it (the answer says the work is done) |
 //! | `agent.user_confirm` | `task-status` `waiting-input` + `input-required` with `inputId` = the `step_id` (`<step_id>#turn-<n>` when an earlier turn used that step id; answers go out with the raw `step_id`) (approve → confirmation, select → selection with the options, input → clarification; `timeout_seconds` → `metadata.timeout`, `critical` → urgency high) |
 //! | `system.error`, `error.validation` / `timeout` / `execution` / `recovery_failed` | `agent-error` diagnostic; the turn `failed` when not recoverable (no attempts left, `recoverable: false`, recovery failed), else a `working` status with the error; `canceled` instead of `failed` after the client sent `user.cancel` in the turn (MyAgent has no canceled state); a turn that ends leaves its open confirmations to expire |
@@ -40,6 +40,10 @@
 //! count per session: `agent.session_created` naming another `session_id` (a new session on the
 //! connection, not while a `user.reconnect` waits for its own session's events) starts them
 //! afresh.
+//! Order rules: `plan.step_completed`, `plan.completed` or `plan.validation_error` of a plan
+//! that never started (no `plan.start` in the turn) is an `out-of-order` warning, applied (the
+//! plan task is created then); so is a `solver.progress` / `solver.retry` /
+//! `solver.step_failed` before `solver.start` (the solver call starts then).
 //! The seed's validation table is checked (`agent-error` is not used for it: missing or
 //! mistyped `content` is `missing-field` / `invalid-type`, an error: not applied).
 
@@ -701,6 +705,18 @@ impl MyAgentDecoder {
             (_, None) => format!("{turn}/plan"),
         };
         let fresh = self.plan_task.as_deref() != Some(plan.as_str());
+        if fresh && cx.event != "plan.start" {
+            // Order rule: a plan event of a plan that never started. Applied: the plan task is
+            // created here (with no question) and goes on as if `plan.start` had come.
+            sink.warn(
+                DiagCode::OutOfOrder,
+                format!(
+                    "{} without plan.start: plan task {plan} created here (applied)",
+                    cx.event
+                ),
+                "$.event",
+            );
+        }
         if fresh {
             self.plan_task = Some(plan.clone());
             self.plan_open = true;
@@ -834,7 +850,27 @@ impl MyAgentDecoder {
         meta: Obj,
         sink: &mut Sink<'_>,
     ) {
+        let never_started = self.solver.is_none();
         let id = self.solver_id(cx, turn);
+        if never_started {
+            // Order rule: a solver event before `solver.start` (the document's own examples
+            // go from `plan.completed` to `solver.progress`). Applied: the solver call starts
+            // here, with a warning.
+            sink.warn(
+                DiagCode::OutOfOrder,
+                format!(
+                    "{} without solver.start: solver call {id} started here (applied)",
+                    cx.event
+                ),
+                "$.event",
+            );
+            let mut e = Obj::event("tool-start", cx.ctx, turn);
+            e.str("toolCallId", &id)
+                .str("toolName", "solver")
+                .raw("arguments", "{}")
+                .str("timestamp", cx.ts);
+            sink.event(e.finish());
+        }
         self.solver_open = true;
         let mut e = Obj::event("tool-progress", cx.ctx, turn);
         e.str("toolCallId", &id)
@@ -898,7 +934,8 @@ impl MyAgentDecoder {
                 if let Some(t) = total {
                     m.num("stepsTotal", t as f64);
                 }
-                let mut a = cx.myagent(&["progress_percent", "completed_steps", "total_steps"]);
+                // All the metadata as sent (`progress_percent` too: `progress` is its ratio).
+                let mut a = cx.myagent(&[]);
                 a.opt_value("content", cx.content);
                 m.obj("myagent", a);
                 self.solver_progress(cx, &turn, progress, current, m, sink);
@@ -1176,6 +1213,10 @@ impl MyAgentDecoder {
                 e.str("delta", cx.content.and_then(Value::as_str).unwrap_or(""))
                     .num("index", idx as f64)
                     .str("timestamp", cx.ts);
+                // `step_id`, `chunk_index`, `completion_percent` and any other metadata.
+                let mut m = Obj::new();
+                m.obj("myagent", cx.myagent(&[]));
+                e.obj("metadata", m);
                 sink.event(e.finish());
             }
             "agent.final_answer" => {

@@ -18,7 +18,7 @@
 //! | `workflow_transition` | `task-status` `working` on the run ("from → to") |
 //! | `workflow_completed` | `task-complete` on the run (`result.summary` as content) |
 //! | `agent_thought` | `thought-stream` (`reasoning`); with `debug: true` an unknown `internal:unified:agent_thought` event |
-//! | `run_error` | `agent-error` diagnostic; the named workflow step (if any) `failed` |
+//! | `run_error` | `agent-error` diagnostic; the named workflow step (if open) `failed`, else `task-status` `working` on the session with the error as message (`metadata.unified` keeps its members) |
 //! | `run_retry` | `task-status` `working` on the session ("retry n of m: reason") |
 //! | `run_interrupted` | `task-status` `canceled` on the session and on its running steps and runs |
 //! | `retrieval_started` / `retrieval_result` | a `retrieval` tool call (`query` as argument, `documents` as result) |
@@ -27,6 +27,23 @@
 //! | other types | unknown event `unified:<type>` |
 //!
 //! Tools and thoughts belong to the session's innermost running workflow step, else the session.
+//!
+//! Every event's `event_id` and `type` are in `metadata.unified` of what it becomes (the
+//! `task-status` of an `agent_message_start` or `workflow_started`, each `content-delta`, ...);
+//! an unknown event (`agent_thought` with `debug: true`, other types) carries the whole event.
+//!
+//! The document's own examples are `{type, payload}` without the root members its "Root Event
+//! Structure" says every event has: they are read as they are, with a `missing-field` warning
+//! for `event_id` and `timestamp` (the time received), the session from `payload.session_id`,
+//! else the previous event's, else `session`.
+//!
+//! Order rules (the document gives the lifecycle, not what to do when a server breaks it):
+//! - after `session_ended`, any event of that session (a new `session_started` too) is an
+//!   `out-of-order` error, not applied (the session's task is terminal; nothing reopens in it);
+//! - `agent_message_start` after that message's `agent_message_end`, `workflow_started` after
+//!   that run's `workflow_completed`: `out-of-order` errors, not applied;
+//! - `agent_message_start` after the message's first delta (which opened the message): an
+//!   `out-of-order` warning, applied (its agent and event id go to the message's status).
 
 use super::emit::{get, get_bool, get_num, get_str, members, Clock, Obj, Sink};
 use super::table::Table;
@@ -79,6 +96,7 @@ struct Cx<'c> {
     ts: &'c str,
     event_id: Option<&'c str>,
     ty: &'c str,
+    root: &'c Value<'c>,
 }
 
 impl Cx<'_> {
@@ -148,6 +166,7 @@ impl UnifiedDecoder {
             ts: &ts,
             event_id,
             ty,
+            root: v,
         };
         // Required payload members are checked before anything is applied.
         let mut missing = false;
@@ -158,6 +177,17 @@ impl UnifiedDecoder {
             }
         }
         if missing {
+            return;
+        }
+        // Order rule: after `session_ended` the session and everything in it ended (its root
+        // task is terminal: the store would not reopen it either). Anything more of that
+        // session, a second `session_started` included, is refused (`out-of-order`).
+        if self.sessions.get(&session).is_some_and(|s| s.ended) {
+            sink.error(
+                DiagCode::OutOfOrder,
+                format!("{ty} after session_ended of session {session} (not applied)"),
+                "$.type",
+            );
             return;
         }
         let new_session = self.ensure_session(&cx, payload, sink);
@@ -294,9 +324,6 @@ impl UnifiedDecoder {
             m.opt_str("agentId", get_str(Some(payload), "agent"));
         }
         m.obj("unified", cx.meta(payload, &["session_id"]));
-        if let Some(s) = self.sessions.get_mut(cx.session) {
-            s.ended = false;
-        }
         self.status(cx, cx.session, "working", None, m, sink);
     }
 
@@ -348,12 +375,37 @@ impl UnifiedDecoder {
         let task = format!("msg:{mid}");
         sink.task = Some(task.clone());
         let agent = get_str(Some(payload), "agent");
+        let existed = self.created.contains(&task);
+        if existed && cx.ty == "agent_message_start" {
+            // Order rule: a start after its own end reopens nothing (the message is complete);
+            // a start after the message's first delta (which opened it) is applied late.
+            if !self.messages.contains(&task) {
+                sink.error(
+                    DiagCode::OutOfOrder,
+                    format!("agent_message_start of message {mid} after its agent_message_end (not applied)"),
+                    "$.type",
+                );
+                return;
+            }
+            sink.warn(
+                DiagCode::OutOfOrder,
+                format!("agent_message_start of message {mid} after its content (applied)"),
+                "$.type",
+            );
+        }
         let mut u = Obj::new();
         u.str("messageId", mid);
         let created = self.child(cx, &task, cx.session, agent, u, sink);
         if created {
             self.messages.insert(&task, MessageTrack::default());
-            self.status(cx, &task, "working", None, Obj::new(), sink);
+        }
+        if created || cx.ty == "agent_message_start" {
+            let mut m = Obj::new();
+            if cx.ty == "agent_message_start" {
+                m.opt_str("agentId", agent);
+                m.obj("unified", cx.meta(payload, &["message_id", "agent"]));
+            }
+            self.status(cx, &task, "working", None, m, sink);
         }
         match cx.ty {
             "agent_message_delta" => {
@@ -369,6 +421,9 @@ impl UnifiedDecoder {
                 e.str("delta", delta)
                     .num("index", idx as f64)
                     .str("timestamp", cx.ts);
+                let mut m = Obj::new();
+                m.obj("unified", cx.meta(payload, &["delta"]));
+                e.obj("metadata", m);
                 sink.event(e.finish());
             }
             "agent_message_end" => {
@@ -376,7 +431,7 @@ impl UnifiedDecoder {
                 e.opt_str("content", get_str(Some(payload), "content"))
                     .str("timestamp", cx.ts);
                 let mut m = Obj::new();
-                m.obj("unified", cx.meta(payload, &["message_id", "content"]));
+                m.obj("unified", cx.meta(payload, &["content"]));
                 e.obj("metadata", m);
                 sink.event(e.finish());
                 self.messages.remove(&task);
@@ -530,7 +585,11 @@ impl UnifiedDecoder {
             .opt_str("workflow", get_str(Some(payload), "workflow"));
         if self.child(cx, &task, cx.session, None, u, sink) {
             let workflow = get_str(Some(payload), "workflow");
-            self.status(cx, &task, "working", workflow, Obj::new(), sink);
+            let mut m = Obj::new();
+            if cx.ty == "workflow_started" {
+                m.obj("unified", cx.meta(payload, &["run_id", "workflow"]));
+            }
+            self.status(cx, &task, "working", workflow, m, sink);
             if let Some(s) = self.sessions.get_mut(cx.session) {
                 s.runs.push(task.clone());
             }
@@ -542,9 +601,29 @@ impl UnifiedDecoder {
         let Some(run) = self.need(payload, "run_id", sink) else {
             return;
         };
+        let existed = self.created.contains(&format!("run:{run}"));
         let task = self.ensure_run(cx, run, payload, sink);
         sink.task = Some(task.clone());
         match cx.ty {
+            "workflow_started" if existed => {
+                let running = self
+                    .sessions
+                    .get(cx.session)
+                    .is_some_and(|s| s.runs.contains(&task));
+                if !running {
+                    // Order rule: a start after its own end (not applied).
+                    sink.error(
+                        DiagCode::OutOfOrder,
+                        format!("workflow_started of run {run} after it ended (not applied)"),
+                        "$.type",
+                    );
+                    return;
+                }
+                let mut m = Obj::new();
+                m.obj("unified", cx.meta(payload, &["run_id"]));
+                let workflow = get_str(Some(payload), "workflow");
+                self.status(cx, &task, "working", workflow, m, sink);
+            }
             "workflow_transition" => {
                 let from = get_str(Some(payload), "from_step").unwrap_or("?");
                 let to = get_str(Some(payload), "to_step").unwrap_or("?");
@@ -624,11 +703,12 @@ impl UnifiedDecoder {
         };
         let task = self.current(cx.session);
         if get_bool(Some(payload), "debug") == Some(true) {
+            // The whole event (its `event_id`, `timestamp` and payload), as for other unknowns.
             sink.event(unknown_event(
                 "internal:unified:agent_thought",
                 Some(cx.session),
                 Some(&task),
-                payload,
+                cx.root,
             ));
             return;
         }
@@ -675,7 +755,7 @@ impl UnifiedDecoder {
             }
             text.push(')');
         }
-        sink.warn(DiagCode::AgentError, text, "$.payload");
+        sink.warn(DiagCode::AgentError, text.clone(), "$.payload");
         if let Some(task) = self.named_step(cx.session, get_str(Some(payload), "step")) {
             let mut m = Obj::new();
             m.opt_str("reason", message);
@@ -684,6 +764,13 @@ impl UnifiedDecoder {
             if let Some(s) = self.sessions.get_mut(cx.session) {
                 s.steps.retain(|x| *x != task);
             }
+        } else {
+            // No open step named: the run goes on (a `run_retry` may follow); the error is the
+            // session's status message, its members in `metadata.unified` (not only in a
+            // diagnostic).
+            let mut m = Obj::new();
+            m.obj("unified", cx.meta(payload, &[]));
+            self.status(cx, cx.session, "working", Some(&text), m, sink);
         }
     }
 
@@ -839,7 +926,7 @@ impl UnifiedDecoder {
         let mut m = Obj::new();
         m.num("version", version as f64);
         let mut u = Obj::new();
-        u.opt_str("eventId", cx.event_id);
+        u.opt_str("eventId", cx.event_id).str("type", cx.ty);
         m.obj_if("unified", u);
         e.obj("metadata", m);
         sink.event(e.finish());

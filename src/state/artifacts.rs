@@ -201,6 +201,8 @@ impl Store {
                 .and_then(Value::as_str)
                 .filter(|u| matches!(crate::events::url::scheme_of(u).as_str(), "https" | "http"))
                 .map(str::to_owned);
+            slot.by_reference =
+                m.and_then(|m| m.get("reference")).and_then(Value::as_bool) == Some(true);
         }
         self.admit_chunk(
             a,
@@ -467,6 +469,7 @@ impl Store {
         };
         if slot.view.kind == ArtifactKind::Data
             || slot.end_reported
+            || slot.by_reference
             || slot.seq.has_final()
             || slot.over_limit
         {

@@ -230,6 +230,10 @@ pub(crate) struct ArtifactSlot {
     pub finalized: bool,
     /// file/dataset: a missing final chunk was already reported.
     pub end_reported: bool,
+    /// file: announced by reference (`metadata.reference: true` on chunk 0: an A2A-ACP
+    /// `artifact` given by name and size): its bytes need not come through the stream, so an
+    /// end of stream without them is not reported as a missing final chunk.
+    pub by_reference: bool,
     /// data: a fingerprint of each version seen (time and record), as `view.versions` (a
     /// replayed write is recognised, with or without a version number).
     pub data_prints: Vec<u64>,

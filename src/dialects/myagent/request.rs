@@ -69,6 +69,8 @@ pub fn response(
 }
 
 /// `user.ack`: every event up to `last_seq` was received (the server may prune its buffer).
+/// The document's example also has `metadata.buffer_size` (optional): the client does not know
+/// the server's buffer, so it is not sent.
 pub fn ack(session_id: &str, last_seq: u64, received_count: Option<u64>) -> String {
     let mut c = Obj::new();
     c.num("last_seq", last_seq as f64);
