@@ -457,3 +457,40 @@ fn authentication_and_audit_events() {
         true
     );
 }
+
+/// Issue 25 item 2: the PENDING tool call with a `confirmation_request` (the document's
+/// permission flow for a dangerous call) asks the user — an input request with the request's
+/// options and description, answered like any A2A-ACP question
+/// (`tasks/provideInputAndContinue` with the chosen option) — carried by a status change or
+/// pushed as its own kind.
+#[test]
+fn pending_tool_call_with_a_confirmation_request_asks_the_user() {
+    use agentwire::dialects::respond;
+    let v = json(&text(D, "11-tool-lifecycle-1-pending.json"));
+    for wrap in [carried as fn(&Value) -> Value, pushed] {
+        let mut r = run();
+        r.text(WORKING);
+        let f = r.value(&wrap(&v));
+        let asked = f.event("input-required");
+        assert_eq!(asked["prompt"], "Dangerous SQL query detected", "{asked}");
+        assert_eq!(asked["inputType"], "selection");
+        assert_eq!(asked["options"][0]["id"], "approve");
+        assert_eq!(asked["options"][0]["name"], "Allow");
+        assert_eq!(asked["metadata"]["toolCall"]["tool_call_id"], "tc_001");
+        assert_eq!(f.task("task_123")["status"], "waiting-input");
+        let id = asked["inputId"].as_str().expect("input id").to_owned();
+        let (dec, store) = r.s.dialect_parts().expect("dialect");
+        let answer = agentwire::json::parse(r#""approve""#).expect("json");
+        let out = respond::answer(dec, store, &id, &answer, None).expect("answer");
+        assert!(
+            out.body.contains("tasks/provideInputAndContinue"),
+            "{}",
+            out.body
+        );
+        assert!(
+            out.body.contains(r#""permissionOptionId":"approve""#),
+            "{}",
+            out.body
+        );
+    }
+}

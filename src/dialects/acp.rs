@@ -63,6 +63,9 @@ pub struct AcpDecoder {
     /// Open permission requests: input id → the option ids the client may choose.
     permissions: Table<Vec<String>>,
     next_rpc_id: u64,
+    /// An `input_required` is being read (its tool call's confirmation is that request, not
+    /// another).
+    asking: bool,
 }
 
 fn canonical_state(s: &str) -> Option<Option<&'static str>> {
@@ -385,6 +388,48 @@ impl AcpDecoder {
     }
 
     fn input_required(&mut self, cx: &Cx<'_>, data: &Value<'_>, sink: &mut Sink<'_>) {
+        let asking = std::mem::replace(&mut self.asking, true);
+        self.open_input_request(cx, data, sink);
+        self.asking = asking;
+    }
+
+    /// A `pending` tool call with a `confirmation_request` (seed 002's permission flow for a
+    /// dangerous call) asks the user: an input request with the request's options, answered
+    /// like an `input_required` (`tasks/provideInputAndContinue` with the chosen option).
+    fn ask_confirmation(&mut self, cx: &Cx<'_>, tc: &Value<'_>, sink: &mut Sink<'_>) {
+        let Some(conf) = get(Some(tc), "confirmation_request") else {
+            return;
+        };
+        let mut d = Obj::new();
+        d.opt_str("prompt", get_str(get(Some(conf), "details"), "description"));
+        let mut opts = String::from("[");
+        for (i, o) in get(Some(conf), "options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let Some(id) = get_str(Some(o), "id").or_else(|| get_str(Some(o), "optionId")) else {
+                continue;
+            };
+            if i > 0 {
+                opts.push(',');
+            }
+            let mut x = Obj::new();
+            x.str("optionId", id);
+            x.rest(members(Some(o)), &["id", "optionId"]);
+            opts.push_str(&x.finish());
+        }
+        opts.push(']');
+        d.raw("permission_options", &opts).value("tool_call", tc);
+        let text = d.finish();
+        let Ok(data) = crate::json::parse(&text) else {
+            return;
+        };
+        self.input_required(cx, &data, sink);
+    }
+
+    fn open_input_request(&mut self, cx: &Cx<'_>, data: &Value<'_>, sink: &mut Sink<'_>) {
         self.ensure_task(cx, sink);
         let dt = dev_tool(get(Some(data), "metadata"));
         let tool_call = get(Some(data), "tool_call");
@@ -940,6 +985,9 @@ impl AcpDecoder {
             "pending" | "executing" => {
                 if !started {
                     self.start_tool(cx, &id, name.unwrap_or("tool"), get(Some(tc), "input_parameters"), m, sink);
+                    if status == "pending" && !self.asking {
+                        self.ask_confirmation(cx, tc, sink);
+                    }
                 } else if status == "executing" {
                     let msg = get_str(Some(tc), "live_content").unwrap_or("executing");
                     self.progress_tool(cx, &id, Some(msg), m, sink);
