@@ -5,7 +5,8 @@
 //
 //   node benches/ai-sdk/gen.mjs [--preset 25k|100k|1m] [--no-expected]
 //
-// Writes benches/ai-sdk/data/<preset>.sse (git-ignored) and <preset>.expected.json:
+// Writes benches/ai-sdk/data/<preset>.sse (git-ignored) and <preset>.expected.json (1m: the
+// official reducer without per-chunk snapshots gives the final message, see below):
 //   chunks (frames without [DONE]), bytes, chunk type counts, parts count, and
 //   partsSha256 = sha256 of the canonical JSON (keys sorted, undefined dropped) of the final
 //   UIMessage {id, metadata, parts} as the official readUIMessageStream ends with it (fed through
@@ -157,7 +158,25 @@ if (withExpected) {
   let off = 0;
   const body = new ReadableStream({ pull(c) { if (off >= bytes.length) c.close(); else { c.enqueue(bytes.subarray(off, off + 65536)); off += 65536; } } });
   let last = null;
-  for await (const m of readUIMessageStream({ stream: transport.processResponseStream(body), onError: (e) => { throw e; } })) last = m;
+  if (target <= 100_000) {
+    for await (const m of readUIMessageStream({ stream: transport.processResponseStream(body), onError: (e) => { throw e; } })) last = m;
+  } else {
+    // The reader clones the whole message after every chunk (quadratic on a message this long):
+    // the same official reducer (processUIMessageStream, bundled from the package's src, as the
+    // page's official-reducer does) without the per-chunk snapshots; its final state is the
+    // reader's last yield (checked on the 25k and 100k presets, where both are run).
+    const esbuild = createRequire(path.join(root, "tools/package.json"))("esbuild");
+    const nm = path.join(sdkDir, "node_modules");
+    const outfile = path.join(root, "target/ai-sdk-bench/reducer.node.mjs");
+    await esbuild.build({ stdin: { contents: `export { createStreamingUIMessageState, processUIMessageStream } from ${JSON.stringify(path.join(nm, "ai/src/ui/process-ui-message-stream.ts"))};`, resolveDir: nm, loader: "js" },
+      bundle: true, format: "esm", platform: "node", outfile, logLevel: "error", nodePaths: [nm] });
+    const { createStreamingUIMessageState, processUIMessageStream } = await import(outfile);
+    const state = createStreamingUIMessageState({ messageId: "", lastMessage: undefined });
+    const r = processUIMessageStream({ stream: transport.processResponseStream(body), resetStateOnMessageIdChange: true,
+      runUpdateMessageJob: (job) => job({ state, write: () => {} }), onError: (e) => { throw e; } }).getReader();
+    while (!(await r.read()).done);
+    last = state.message;
+  }
   const msg = { id: last.id, metadata: last.metadata, parts: last.parts };
   expected.parts = last.parts.length;
   expected.partTypes = {};

@@ -28,6 +28,9 @@ const timeoutS = +opt("--timeout", 300);
 const wanted = opt("--consumers", "official,official-noschema,official-reducer,agentwire").split(",");
 const jsonOut = opt("--json", null);
 const profile = opt("--profile", null);
+// AW_PKG: another build of the web target (e.g. wasm-bindgen output without wasm-opt, which keeps
+// the function names a CPU profile shows); default pkg/web.
+const awPkg = path.resolve(root, process.env.AW_PKG || "pkg/web");
 
 // 1. The page bundle: the official modules from tests/ai-sdk/node_modules, agentwire from pkg/web.
 const out = path.join(root, "target/ai-sdk-bench");
@@ -41,7 +44,7 @@ await esbuild.build({
     name: "ai-src", // the reducer is not exported: bundle it from the package's own sources
     setup(b) {
       b.onResolve({ filter: /^ai\/src\// }, (a) => ({ path: path.join(nm, a.path) }));
-      b.onResolve({ filter: /^\.\.\/\.\.\/pkg\/web\// }, (a) => ({ path: path.join(root, a.path.slice(6)) }));
+      b.onResolve({ filter: /^\.\.\/\.\.\/pkg\/web\// }, (a) => ({ path: path.join(awPkg, a.path.slice(13)) }));
     },
   }],
 });
@@ -49,7 +52,7 @@ fs.writeFileSync(path.join(out, "index.html"), '<!doctype html><meta charset="ut
 
 // 2. A static server on 127.0.0.1.
 const types = { ".js": "text/javascript", ".html": "text/html", ".wasm": "application/wasm", ".sse": "application/octet-stream" };
-const routes = [["/pkg/web/", path.join(root, "pkg/web")], ["/data/", path.join(here, "data")], ["/", out]];
+const routes = [["/pkg/web/", awPkg], ["/data/", path.join(here, "data")], ["/", out]];
 const server = http.createServer((req, res) => {
   const u = decodeURIComponent(new URL(req.url, "http://x").pathname);
   for (const [prefix, dir] of routes) {
