@@ -24,6 +24,8 @@ const now = () => performance.now();
 
 /** Peak of usedJSHeapSize, sampled after every pushed chunk. */
 let peak = 0;
+/** agentwire: time in feed()+finish() and in the one getSnapshot() of the last run. */
+let split = null;
 const sample = () => {
   const u = performance.memory.usedJSHeapSize;
   if (u > peak) peak = u;
@@ -82,12 +84,15 @@ const consumers = {
   async agentwire(bytes) {
     const client = new AgentClient({ transport: "manual", dialect: "ai-sdk", maxContentBytes: 1 << 30, maxThoughtsPerTask: 1 << 20, maxToolsPerTask: 1 << 20, maxMessagesPerTask: 1 << 20 });
     const store = client.store;
+    const t0 = now();
     for (let off = 0; off < bytes.length; off += CHUNK) {
       store.feed(bytes.subarray(off, off + CHUNK));
       sample();
     }
     store.finish();
+    const t1 = now();
     const snap = store.getSnapshot();
+    split = { feedMs: t1 - t0, snapshotMs: now() - t1 };
     let msg = null;
     for (const t of snap.tasks) for (const m of t.messages) if (m.role === "assistant") msg = m;
     const diags = snap.diagnostics.length;
@@ -133,6 +138,7 @@ window.bench = {
     if (!m) return { ...out, sha: null, error: "no message" };
     out.parts = m.parts.length;
     out.sha = await sha256(canonical({ id: m.id, metadata: m.metadata, parts: m.parts }));
+    if (name === "agentwire") out.split = split;
     if (m.diagnostics) { out.diagnostics = m.diagnostics; out.firstDiag = m.firstDiag; }
     if (globalThis.__keep) globalThis.__last = { [name]: m };
     return out;

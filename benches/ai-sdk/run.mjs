@@ -143,7 +143,8 @@ for (const preset of presets) {
       r.parts = res.parts;
       r.wasmMB = res.wasmMB;
       if (round >= warmup) { r.ms.push(res.ms); r.heap.push(res.heapPeakMB); r.wasmGrow.push(res.wasmGrowMB); }
-      console.error(`  round ${round < warmup ? "w" : round - warmup + 1} ${c.padEnd(18)} ${n(res.ms, 1).padStart(10)} ms  heap +${res.heapPeakMB.toFixed(1)} MB`);
+      if (res.split && round >= warmup) (r.split ??= []).push(res.split);
+      console.error(`  round ${round < warmup ? "w" : round - warmup + 1} ${c.padEnd(18)} ${n(res.ms, 1).padStart(10)} ms  heap +${res.heapPeakMB.toFixed(1)} MB${res.split ? ` (feed+finish ${n(res.split.feedMs, 1)} ms, getSnapshot ${n(res.split.snapshotMs, 1)} ms)` : ""}`);
     }
   }
   await page.evaluate((p) => window.bench.unload(p), preset);
