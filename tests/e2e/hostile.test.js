@@ -270,6 +270,42 @@ export const tests = {
     return `${cut.seen.length} events handed, ${stats(cut.client).duplicatesIgnored} replays ignored`;
   },
 
+  /**
+   * The same in the dialects that carry their own identity (issue 21 with issue 25 item 4):
+   * Unified's `event_id`, an A2A-ACP event whole. Without SSE ids the server replays the run
+   * from its start after the drop; every replayed event is recognised, nothing is applied or
+   * handed to a handler twice, and the state is the clean run's.
+   */
+  async dialect_replay_from_the_start_without_ids_is_applied_once_and_handled_once(aw) {
+    const out = [];
+    for (const dialect of ["unified", "acp"]) {
+      const q = `scenario=quick&seed=7&speed=0&retry=20&dialect=${dialect}`;
+      const watched = async (faults) => {
+        const run = runId(`noids-${dialect}-${faults.length}`);
+        const client = new aw.AgentClient({ url: `/api/stream?${q}&run=${run}&faults=${faults}`, dialect, reconnect: FAST, autoConnect: false });
+        const seen = [];
+        client.onAny((e) => seen.push(JSON.stringify({ ...e, contextId: "ctx", timestamp: "" })));
+        const states = recordStates(client);
+        client.connect();
+        await until(() => ended(client), `the ${dialect} run with ${faults}`);
+        return { client, seen, states };
+      };
+      const clean = await watched("noIds");
+      const cut = await watched("noIds,drop=12");
+      eq(cut.client.connection.state, "closed", `${dialect}: ${cut.client.connection.reason}`);
+      eq(cut.states.filter((x) => x.startsWith("reconnecting")).length, 1, `${dialect}: one drop: ${cut.states}`);
+      sameState(cut.client, clean.client, `${dialect}: the clean run's state`);
+      eq(stats(cut.client).eventsApplied, stats(clean.client).eventsApplied, `${dialect}: events applied once each`);
+      assert(stats(cut.client).duplicatesIgnored >= 11, `${dialect}: the replayed events were recognised: ${JSON.stringify(stats(cut.client))}`);
+      eq(codes(cut.client), codes(clean.client), `${dialect}: no diagnostic the clean run has not`);
+      eq(cut.seen.length, clean.seen.length, `${dialect}: handlers saw each applied event once`);
+      out.push(`${dialect}: ${cut.seen.length} events, ${stats(cut.client).duplicatesIgnored} replays ignored`);
+      cut.client.close();
+      clean.client.close();
+    }
+    return out.join("; ");
+  },
+
   /** Chunks permuted in windows of 8 (answer text, file chunks, dataset batches): put back in order. */
   async shuffled_chunks_are_reassembled_in_order(aw) {
     // (main, interactive, is covered by tests/demo: shuffle + malformed.)
