@@ -714,6 +714,7 @@ pub(super) async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outc
 
 /// The error the official AG-UI and AI SDK clients throw for an HTTP error: `HTTP <status>: <body>`, with
 /// `status` and (JSON bodies) `payload`.
+#[cfg(any(feature = "ag-ui", feature = "ai-sdk"))]
 pub(super) async fn http_error(resp: &web_sys::Response) -> JsValue {
     let status = resp.status();
     let text = match resp.text() {

@@ -5,7 +5,7 @@
 // Hidden while no task has messages (the other dialects have none).
 // AI SDK (`parts`): an assistant message is shown part by part as the official `UIMessage` has
 // them — text, reasoning, tool parts with their state, input and output, sources, files, data
-// parts; a client-side tool waiting for its output gets a button that sends one
+// parts; a client-side tool waiting for its output gets a field and a button that send one
 // (`client.respond(toolCallId, output)`).
 
 import type { AgentClient, Message, Snapshot, Task } from "agentwire";
@@ -44,9 +44,9 @@ export function conversationPanel(client: AgentClient, partsView = false): { ren
   form.addEventListener("submit", onSubmit);
 
   const messageItem = (m: Message): HTMLElement => h("li", { "data-role": m.role, "data-message": m.id });
-  const respondTo = (callId: string, tool: string): void => {
-    const text = prompt(`Output of the client-side tool ${tool} (JSON)`, "{}");
-    if (text === null) return;
+  /** What the user typed as a client-side tool's output, by tool call (kept across renders). */
+  const drafts = new Map<string, string>();
+  const respondTo = (callId: string, text: string): void => {
     let output: unknown;
     try {
       output = JSON.parse(text);
@@ -54,8 +54,10 @@ export function conversationPanel(client: AgentClient, partsView = false): { ren
       output = text;
     }
     setText(error, "");
+    drafts.delete(callId);
     client.respond(callId, output).catch((err: unknown) => setText(error, `respond failed: ${err instanceof Error ? err.message : String(err)}`));
   };
+  const clip = (t: string): string => (t.length > 240 ? `${t.slice(0, 240)}…` : t);
   /** One part of an AI SDK UIMessage. */
   const partView = (p: Record<string, unknown>): HTMLElement | null => {
     const type = String(p.type);
@@ -71,17 +73,20 @@ export function conversationPanel(client: AgentClient, partsView = false): { ren
       const el = h("div", { class: "message-tool", "data-part": "tool", "data-state": state },
         `${name}(${json(p.input, 0) ?? ""}) · ${state}${said}${out}`);
       if (state === "input-available" && typeof p.toolCallId === "string") {
-        const b = h("button", { type: "button", class: "small" }, "Send output…");
+        // A client-side tool: the message waits for its output (sent with the next POST).
         const id = p.toolCallId;
-        b.addEventListener("click", () => respondTo(id, name));
-        el.append(" ", b);
+        const field = h("input", { type: "text", class: "tool-output", "data-call": id, "aria-label": `output of ${name}`, value: drafts.get(id) ?? "{}" });
+        field.addEventListener("input", () => drafts.set(id, field.value));
+        const b = h("button", { type: "button" }, "Send output");
+        b.addEventListener("click", () => respondTo(id, field.value));
+        el.append(h("div", { class: "request-form" }, field, " ", b));
       }
       return el;
     }
     if (type === "source-url") return h("div", { class: "message-tool", "data-part": "source" }, `source: ${String(p.title ?? p.url)} <${String(p.url)}>`);
     if (type === "source-document") return h("div", { class: "message-tool", "data-part": "source" }, `source: ${String(p.title)} (${String(p.mediaType)})`);
     if (type === "file" || type === "reasoning-file") return h("div", { class: "message-tool", "data-part": "file" }, `file: ${String(p.mediaType)} ${String(p.url).slice(0, 80)}`);
-    if (type.startsWith("data-")) return h("div", { class: "message-tool", "data-part": "data" }, `${type}${p.id ? `#${String(p.id)}` : ""}: ${json(p.data, 0)}`);
+    if (type.startsWith("data-")) return h("div", { class: "message-tool", "data-part": "data" }, `${type}${p.id ? `#${String(p.id)}` : ""}: ${clip(json(p.data, 0))}`);
     return h("div", { class: "message-tool muted", "data-part": type }, `${type}: ${json(p, 0)}`);
   };
   const fill = (el: HTMLElement, m: Message): void => {
@@ -106,15 +111,18 @@ export function conversationPanel(client: AgentClient, partsView = false): { ren
     const runs: Task[] = snap.tasks.filter((t) => t.messages.length > 0 && t.parentId === undefined);
     show(section, runs.length > 0);
     if (runs.length === 0) return;
-    const ids = runs.map((t) => t.id);
-    if ([...select.options].map((o) => o.value).join() !== ids.join()) {
-      replace(select, runs.map((t, i) => h("option", { value: t.id }, `${partsView ? "message" : "run"} ${i + 1} · ${t.status ?? "…"}`)));
+    // The labels carry each run's status: refreshed when one changed.
+    const labels = runs.map((t, i) => `${partsView ? "message" : "run"} ${i + 1} · ${t.status ?? "…"}`);
+    if ([...select.options].map((o) => `${o.value}\n${o.text}`).join() !== runs.map((t, i) => `${t.id}\n${labels[i]}`).join()) {
+      replace(select, runs.map((t, i) => h("option", { value: t.id }, labels[i])));
     }
     const task = runs.find((t) => t.id === picked) ?? runs[runs.length - 1];
     if (!task) return;
     select.value = task.id;
     setText(count, String(task.messages.length));
     syncList(list, task.messages, (m) => m.id, messageItem, fill);
+    // The AI SDK has no shared state document.
+    show(byId("shared-state"), !partsView);
     const state = task.sharedState ?? [...runs].reverse().find((t) => t.sharedState !== undefined)?.sharedState;
     const text = json(state);
     setText(stateJson, text);
