@@ -438,7 +438,7 @@ fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
             js_error(
                 "invalid-argument",
                 &format!(
-                    "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent or ag-ui",
+                    "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent, ag-ui or ai-sdk",
                     crate::json::Quoted(&name)
                 ),
             )
