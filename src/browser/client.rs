@@ -573,7 +573,11 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     } else {
         Some(to_json(&body_v)?)
     };
-    if is_ai_sdk && (body.is_some() || transport != TransportKind::Fetch) {
+    // (The manual transport reads nothing itself: the app feeds the AI SDK stream.)
+    if is_ai_sdk
+        && transport != TransportKind::Manual
+        && (body.is_some() || transport != TransportKind::Fetch)
+    {
         return Err(js_error(
             "invalid-argument",
             "dialect ai-sdk POSTs each turn's body itself: it needs the fetch transport and no body (give aiSdk.body)",
@@ -592,7 +596,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         ));
     }
     let method = match opt_string(o, "method")? {
-        _ if is_ag_ui || is_ai_sdk => "POST".into(),
+        _ if is_ag_ui || (is_ai_sdk && transport == TransportKind::Fetch) => "POST".into(),
         Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
             m.to_ascii_uppercase()
         }

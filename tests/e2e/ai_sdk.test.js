@@ -292,6 +292,12 @@ export const tests = {
     const c = new aw.AgentClient({ url: "/x", aiSdk: {}, message: "hi", autoConnect: false });
     eq(c.dialect, "ai-sdk", "aiSdk with message is ai-sdk");
     c.close();
+    bad({ url: "/x", dialect: "ai-sdk", transport: "eventsource" }, "invalid-argument");
+    // The manual transport: the app feeds a UI message stream.
+    const m = new aw.AgentClient({ transport: "manual", dialect: "ai-sdk" });
+    m.store.feedText('data: {"type":"start","messageId":"m1"}\n\ndata: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":"Hi"}\n\ndata: {"type":"text-end","id":"t"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n');
+    eq(seen(assistants(m)[0]), [["text", "Hi", "done"]], "fed by the app");
+    m.close();
   },
 
   /** Against tests/ai-sdk/server.mjs, in a Worker (another origin). */

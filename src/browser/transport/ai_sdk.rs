@@ -50,10 +50,12 @@ pub struct Driver {
     stopping: Cell<bool>,
 }
 
-/// `true` when the client speaks the AI SDK's chat (`dialect: "ai-sdk"`): this driver owns
-/// its requests.
+/// `true` when the client speaks the AI SDK's chat (`dialect: "ai-sdk"` on the fetch
+/// transport): this driver owns its requests. (With the manual transport the app feeds the
+/// stream.)
 pub fn drives(sh: &Shared) -> bool {
     sh.opts.dialect == DialectChoice::Fixed(Dialect::AiSdk)
+        && sh.opts.transport == super::TransportKind::Fetch
 }
 
 fn chat(sh: &Shared) -> String {
