@@ -1645,7 +1645,9 @@ impl AgentClient {
     /// Answers input `inputId` with `value`, after checking it against the request's `schema`
     /// and `options` (rejects with code `invalid-answer` and the failing `path`). Answering
     /// twice rejects with `already-answered` (no second POST). The request stays pending until
-    /// the server's `input-received`.
+    /// the server's `input-received`. AI SDK: `respond(toolCallId, output)` also gives the
+    /// output of a client-side tool the message waits for (its part becomes
+    /// `output-available`; the next POST continues the message).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn respond(&self, input_id: &str, value: JsValue) -> js_sys::Promise {
         let sh = &self.inner.shared;
@@ -1828,6 +1830,8 @@ impl AgentClient {
     }
 
     /// Asks the agent to cancel task `taskId` (the task ends when the server says `canceled`).
+    /// AI SDK: the official `stop()` for the message being written (`taskId` = its id): the
+    /// request is aborted, the message keeps what arrived and its task ends `canceled`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn cancel(&self, task_id: &str) -> js_sys::Promise {
         if let Err(e) = self.inner.alive() {
@@ -1883,7 +1887,9 @@ impl AgentClient {
     /// Sends the user's next message in the stream's dialect: A2A `message/stream` (a new task,
     /// in `contextId` when given; its stream feeds this client), MyAgent `user.message`, AG-UI
     /// the thread's next run (its messages so far plus `{id, role: "user", content: text}`, the
-    /// latest `sharedState`; rejects with `invalid-state` while interrupts wait for answers).
+    /// latest `sharedState`; rejects with `invalid-state` while interrupts wait for answers),
+    /// AI SDK the chat's next POST (every `UIMessage` of the chat plus `{id, role: "user",
+    /// parts: [{type: "text", text}]}`; sent after the response being read, if any).
     /// Rejects with `invalid-state` for the dialects without one (or before the dialect is known).
     #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "Promise<void>")]
     pub fn send_message(

@@ -83,8 +83,9 @@ pub struct AiSdkDecoder {
     replay_at: Option<usize>,
 }
 
-/// The most chunks of one response remembered for a replay.
-const MAX_RESPONSE_CHUNKS: usize = 1 << 20;
+/// The most chunks of one response remembered for a replay (8 bytes each); a replay past them
+/// is applied as new.
+const MAX_RESPONSE_CHUNKS: usize = 1 << 18;
 
 fn chunk_hash(raw: &str) -> u64 {
     use std::hash::{Hash, Hasher};
