@@ -34,7 +34,7 @@ start_scenario_server || exit 1
 # JSON-RPC URL reaches the page through e2e/env.js.
 # The official A2A v1.0 servers (tests/a2a1: @a2a-js/sdk 1.3.0 and the Python a2a-sdk 1.3.0, each
 # serving JSON-RPC and HTTP+JSON) for tests/e2e/a2a1.test.js; they install what they miss.
-a2a_rpc="" a2a1_js="" a2a1_py="" ag_ui=""
+a2a_rpc="" a2a1_js="" a2a1_py="" ag_ui="" ai_sdk=""
 if [[ " $* " != *" --bench "* ]]; then
   # shellcheck source=scripts/lib/a2a-sdk-server.sh
   . scripts/lib/a2a-sdk-server.sh
@@ -51,7 +51,14 @@ if [[ " $* " != *" --bench "* ]]; then
   . scripts/lib/ag-ui-server.sh
   start_ag_ui_server || exit 1
   ag_ui=$AG_UI_URL
+  # The AI SDK chat backend on the official ai@7.0.173 (tests/ai-sdk/server.mjs) for
+  # tests/e2e/ai_sdk.test.js (short slow answers for the resume and stop tests).
+  # shellcheck source=scripts/lib/ai-sdk-server.sh
+  . scripts/lib/ai-sdk-server.sh
+  AI_SDK_ARGS=(--slow-ms 40 --slow-count 30)
+  start_ai_sdk_server || exit 1
+  ai_sdk=$AI_SDK_URL
 fi
-printf 'export const env = { a2aSdkUrl: "%s", a2a1JsUrl: "%s", a2a1PyUrl: "%s", agUiUrl: "%s" };\n' \
-  "$a2a_rpc" "$a2a1_js" "$a2a1_py" "$ag_ui" > "$www/e2e/env.js"
+printf 'export const env = { a2aSdkUrl: "%s", a2a1JsUrl: "%s", a2a1PyUrl: "%s", agUiUrl: "%s", aiSdkUrl: "%s" };\n' \
+  "$a2a_rpc" "$a2a1_js" "$a2a1_py" "$ag_ui" "$ai_sdk" > "$www/e2e/env.js"
 node tests/e2e/run.mjs "$SCENARIO_URL" "$@"

@@ -96,7 +96,8 @@ export interface AgentClientOptions extends AgentStoreOptions {
     /**
      * A2A: start by POSTing this message as JSON-RPC `message/stream` to `url` (or
      * `endpoints.rpc`) and read the streamed responses; implies `dialect: "a2a"`. A dropped
-     * stream resumes with `tasks/resubscribe` (the message is never sent again).
+     * stream resumes with `tasks/resubscribe` (the message is never sent again). With
+     * `dialect: "ai-sdk"`: the text of the chat's first user message.
      */
     message?: string | A2aMessageInit;
     /**
@@ -129,6 +130,20 @@ export interface AgentClientOptions extends AgentStoreOptions {
      * the connection with code `interrupted` and its task stays `working`.
      */
     agUi?: AgUiOptions;
+    /**
+     * Vercel AI SDK (`ai` 7.x) chat (see `AiSdkOptions`); implies `dialect: "ai-sdk"`. `url` is
+     * the chat endpoint (`/api/chat` style): every turn is a POST written as
+     * `DefaultChatTransport` writes it (`method`/`body` are not used: give `aiSdk.body`),
+     * `sendMessage(text)` sends the next turn, `approve`/`deny` answer tool approvals and
+     * `respond(toolCallId, output)` gives a client-side tool's output (the next POST continues the
+     * same assistant message), a dropped response resumes with `GET {url}/{chatId}/stream`, and
+     * `cancel(taskId)` stops the response (the official `stop()`).
+     *
+     * ```ts
+     * const chat = new AgentClient({ url: "/api/chat", aiSdk: { chatId: "c1" }, message: "Hi" });
+     * ```
+     */
+    aiSdk?: AiSdkOptions;
     /** MyAgent: the `user.create_session` content (`project_name`, `session_name`, `config`) and metadata. */
     session?: { content?: Record<string, unknown>; metadata?: Record<string, unknown> };
     /** MyAgent: `user.ack` interval (ms) while events arrive; 0 = only every 64 events. Default 250. */
@@ -423,7 +438,7 @@ fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
             js_error(
                 "invalid-argument",
                 &format!(
-                    "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent or ag-ui",
+                    "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent, ag-ui or ai-sdk",
                     crate::json::Quoted(&name)
                 ),
             )
@@ -434,6 +449,7 @@ fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
 fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     let mut dialect = read_dialect(o)?;
     let message = read_message(o)?;
+    let ai_sdk = super::ai_sdk_options::read(o)?;
     let a2a = super::a2a_options::read(o)?;
     if let Some(card) = a2a.agent_card() {
         match dialect {
@@ -461,13 +477,15 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     }
     if message.is_some() {
         match dialect {
+            // With `aiSdk`, the chat's first message.
+            DialectChoice::Auto if ai_sdk.given => {}
             DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::A2a),
-            DialectChoice::Fixed(Dialect::A2a | Dialect::MyAgent) => {}
+            DialectChoice::Fixed(Dialect::A2a | Dialect::MyAgent | Dialect::AiSdk) => {}
             DialectChoice::Fixed(d) => {
                 return Err(js_error(
                     "invalid-argument",
                     &format!(
-                        "options.message is for dialect a2a (message/stream) or myagent (user.message), not {}",
+                        "options.message is for dialect a2a (message/stream), myagent (user.message) or ai-sdk (the first user message), not {}",
                         crate::json::Quoted(d.as_str())
                     ),
                 ))
@@ -487,6 +505,33 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
                         crate::json::Quoted(d.as_str())
                     ),
                 ))
+            }
+        }
+    }
+    if ai_sdk.given {
+        match dialect {
+            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::AiSdk),
+            DialectChoice::Fixed(Dialect::AiSdk) => {}
+            DialectChoice::Fixed(d) => {
+                return Err(js_error(
+                    "invalid-argument",
+                    &format!(
+                        "options.aiSdk is for dialect ai-sdk, not {}",
+                        crate::json::Quoted(d.as_str())
+                    ),
+                ))
+            }
+        }
+    }
+    let is_ai_sdk = dialect == DialectChoice::Fixed(Dialect::AiSdk);
+    if is_ai_sdk {
+        if let Some(m) = &message {
+            if m.text.is_none() || m.data.is_some() || m.context_id.is_some() || m.task_id.is_some()
+            {
+                return Err(js_error(
+                    "invalid-argument",
+                    "options.message with dialect ai-sdk is the first user message's text (a string or {text})",
+                ));
             }
         }
     }
@@ -528,6 +573,16 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     } else {
         Some(to_json(&body_v)?)
     };
+    // (The manual transport reads nothing itself: the app feeds the AI SDK stream.)
+    if is_ai_sdk
+        && transport != TransportKind::Manual
+        && (body.is_some() || transport != TransportKind::Fetch)
+    {
+        return Err(js_error(
+            "invalid-argument",
+            "dialect ai-sdk POSTs each turn's body itself: it needs the fetch transport and no body (give aiSdk.body)",
+        ));
+    }
     if message.is_some() && !myagent && (transport != TransportKind::Fetch || body.is_some()) {
         return Err(js_error(
             "invalid-argument",
@@ -541,7 +596,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         ));
     }
     let method = match opt_string(o, "method")? {
-        _ if is_ag_ui => "POST".into(),
+        _ if is_ag_ui || (is_ai_sdk && transport == TransportKind::Fetch) => "POST".into(),
         Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
             m.to_ascii_uppercase()
         }
@@ -609,6 +664,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
             "EventSource cannot send headers: use the fetch transport",
         ));
     }
+    headers.extend(ai_sdk.headers.iter().cloned());
     let credentials = opt_string(o, "credentials")?;
     if let Some(c) = &credentials {
         if !["omit", "same-origin", "include"].contains(&c.as_str()) {
@@ -664,6 +720,7 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
         message,
         a2a,
         ag_ui,
+        ai_sdk,
         session: read_session(o)?,
         ack_interval_ms: opt_number(o, "ackIntervalMs", "options")?.unwrap_or(250.0),
     })
@@ -1060,6 +1117,26 @@ impl ClientInner {
     /// Sends `body` (JSON text) for `t` through the responder or an HTTP POST (protocol 000),
     /// or in the stream's dialect.
     async fn send(self: Rc<Self>, t: Target, body: String) -> Result<(), JsValue> {
+        if transport::ai_sdk::drives(&self.shared) {
+            // AI SDK: the tool part changes now; the next POST continues the message.
+            return match t.kind {
+                "input" => {
+                    transport::ai_sdk::answer(
+                        &self.shared,
+                        &t.id,
+                        &t.value,
+                        t.denied,
+                        t.reason.as_deref(),
+                    )
+                    .await
+                }
+                "cancel" => transport::ai_sdk::stop(&self.shared, &t.task_id),
+                _ => Err(js_error(
+                    "invalid-state",
+                    "the AI SDK chat has no such request",
+                )),
+            };
+        }
         if transport::ag_ui::drives(&self.shared) {
             // AG-UI: the answers go out together as the thread's resume run.
             return match t.kind {
@@ -1568,9 +1645,29 @@ impl AgentClient {
     /// Answers input `inputId` with `value`, after checking it against the request's `schema`
     /// and `options` (rejects with code `invalid-answer` and the failing `path`). Answering
     /// twice rejects with `already-answered` (no second POST). The request stays pending until
-    /// the server's `input-received`.
+    /// the server's `input-received`. AI SDK: `respond(toolCallId, output)` also gives the
+    /// output of a client-side tool the message waits for (its part becomes
+    /// `output-available`; the next POST continues the message).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn respond(&self, input_id: &str, value: JsValue) -> js_sys::Promise {
+        let sh = &self.inner.shared;
+        if transport::ai_sdk::drives(sh) && transport::ai_sdk::awaits_output(sh, input_id) {
+            // A client-side tool's output (the official chat's addToolOutput).
+            if let Err(e) = self.inner.alive() {
+                return rejected(e);
+            }
+            let output = match to_json(&value) {
+                Ok(t) => t,
+                Err(e) => return rejected(e),
+            };
+            let sh = sh.clone();
+            let id = input_id.to_owned();
+            return future_to_promise(async move {
+                transport::ai_sdk::tool_output(&sh, &id, &output)
+                    .await
+                    .map(|_| JsValue::UNDEFINED)
+            });
+        }
         match to_json(&value) {
             Ok(text) => self.inner.respond_json(input_id, &text, false, None, false),
             Err(e) => rejected(e),
@@ -1733,6 +1830,8 @@ impl AgentClient {
     }
 
     /// Asks the agent to cancel task `taskId` (the task ends when the server says `canceled`).
+    /// AI SDK: the official `stop()` for the message being written (`taskId` = its id): the
+    /// request is aborted, the message keeps what arrived and its task ends `canceled`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn cancel(&self, task_id: &str) -> js_sys::Promise {
         if let Err(e) = self.inner.alive() {
@@ -1788,7 +1887,9 @@ impl AgentClient {
     /// Sends the user's next message in the stream's dialect: A2A `message/stream` (a new task,
     /// in `contextId` when given; its stream feeds this client), MyAgent `user.message`, AG-UI
     /// the thread's next run (its messages so far plus `{id, role: "user", content: text}`, the
-    /// latest `sharedState`; rejects with `invalid-state` while interrupts wait for answers).
+    /// latest `sharedState`; rejects with `invalid-state` while interrupts wait for answers),
+    /// AI SDK the chat's next POST (every `UIMessage` of the chat plus `{id, role: "user",
+    /// parts: [{type: "text", text}]}`; sent after the response being read, if any).
     /// Rejects with `invalid-state` for the dialects without one (or before the dialect is known).
     #[wasm_bindgen(js_name = sendMessage, unchecked_return_type = "Promise<void>")]
     pub fn send_message(
@@ -1801,6 +1902,12 @@ impl AgentClient {
         if transport::ag_ui::drives(&self.inner.shared) {
             return match self.inner.alive() {
                 Ok(()) => transport::ag_ui::send_message(&self.inner.shared, text),
+                Err(e) => rejected(e),
+            };
+        }
+        if transport::ai_sdk::drives(&self.inner.shared) {
+            return match self.inner.alive() {
+                Ok(()) => transport::ai_sdk::send_message(&self.inner.shared, text),
                 Err(e) => rejected(e),
             };
         }

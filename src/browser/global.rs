@@ -180,3 +180,25 @@ pub fn report_error(e: &JsValue) {
     }
     web_sys::console::error_1(e);
 }
+
+/// A new id (`crypto.randomUUID()`, else random hex).
+pub fn random_uuid() -> String {
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).ok();
+    if let Some(c) = crypto.filter(|c| c.is_object()) {
+        if let Ok(f) = js_sys::Reflect::get(&c, &"randomUUID".into()) {
+            if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+                if let Some(s) = f.call0(&c).ok().and_then(|v| v.as_string()) {
+                    return s;
+                }
+            }
+        }
+    }
+    let mut s = String::new();
+    for _ in 0..4 {
+        s.push_str(&format!(
+            "{:08x}",
+            (js_sys::Math::random() * 4_294_967_296.0) as u64
+        ));
+    }
+    s
+}

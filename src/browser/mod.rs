@@ -11,10 +11,13 @@
 //! - [`a2a_options`]: the A2A options of `AgentClient` (`a2aVersion`, `a2aBinding`,
 //!   `agentCard`) and reading the agent card.
 //! - [`ag_ui_options`]: the AG-UI option of `AgentClient` (`agUi`: the first run's input).
+//! - [`ai_sdk_options`]: the AI SDK option of `AgentClient` (`aiSdk`: chat id, messages, body,
+//!   headers).
 //! - [`iter`]: the async iterator of events.
 
 pub mod a2a_options;
 pub mod ag_ui_options;
+pub mod ai_sdk_options;
 pub mod client;
 pub mod convert;
 pub mod decoder;

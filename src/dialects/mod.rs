@@ -330,6 +330,21 @@ impl DialectDecoder {
         }
     }
 
+    /// The AI SDK client's own changes to the message (the output of a client-side tool, a
+    /// stop), stamped with the stream's clock: the canonical events to apply. `None` when the
+    /// dialect is not `ai-sdk`.
+    #[cfg(feature = "ai-sdk")]
+    pub fn ai_sdk_local(
+        &mut self,
+        f: impl FnOnce(&mut ai_sdk::AiSdkDecoder, &str) -> Vec<String>,
+    ) -> Option<Vec<String>> {
+        let ts = self.clock.stream_now();
+        match self.active.as_mut()? {
+            Active::AiSdk(d) => Some(f(d, &ts)),
+            _ => None,
+        }
+    }
+
     /// Decodes one event's data (an SSE event's `data`, or one WebSocket text frame).
     ///
     /// `event_id` and `position` only label diagnostics. On [`Route::Canonical`] the caller

@@ -14,6 +14,8 @@
 //                           chat :id has no active (unfinished) response, else 200 with that response's
 //                           SSE from its first byte (replay; resumeStreamIsReplay defaults to true) and
 //                           then live until it ends.
+//                           Query flags (tests): ?drop=N destroys the connection after N body writes
+//                           (the generation goes on: resume it); ?framing=crlf writes CRLF line ends.
 // POST /api/chat/:id/stop   aborts chat :id's active generation (streamText abortSignal → an `abort`
 //                           chunk ends the stream); 200 {stopped: true|false}.
 // GET  /health              200 {"ok":true}
@@ -28,6 +30,9 @@
 //         with text ("Deleted …" / "Not deleted.")
 //   last user text contains "delete"  → text + deleteFile tool call (input streamed) with
 //         needsApproval → tool-approval-request, finish tool-calls (answer it in the next POST)
+//   "where am I" → text + a getLocation tool call that has no execute (a client-side tool: the
+//         message finishes with the part input-available; the next POST carries its output, then
+//         the model answers "You are in <city>.")
 //   "slow"  → one text part in --slow-count deltas --slow-ms apart (default 40 × 150 ms), for resume/stop
 //   "abort" → a few deltas, then the server aborts its own generation → `abort` chunk
 //   "fail"  → partial text, then the model stream errors → `error` chunk (errorText = the message)
@@ -102,6 +107,9 @@ function plan({ userText, turn, mode }) {
       const results = last.content.filter((c) => c.type === "tool-result");
       const denied = results.some((r) => r.output?.type === "execution-denied");
       const first = results[0];
+      if (first?.toolName === "getLocation") {
+        return [...textParts(next("txt"), ["You are in ", `${first.output?.value?.city ?? "?"}.`]), finish("stop")];
+      }
       if (first?.toolName === "deleteFile") {
         return [...textParts(next("txt"), denied ? ["Not deleted."] : ["Deleted ", String(first.output?.value?.deleted ?? "")]), finish("stop")];
       }
@@ -118,6 +126,17 @@ function plan({ userText, turn, mode }) {
         { type: "tool-input-delta", id, delta: input.slice(12) },
         { type: "tool-input-end", id },
         { type: "tool-call", toolCallId: id, toolName: "deleteFile", input },
+        finish("tool-calls"),
+      ];
+    }
+    if (mode === "where") {
+      const id = next("call");
+      return [
+        ...textParts(next("txt"), ["Let me look."]),
+        { type: "tool-input-start", id, toolName: "getLocation" },
+        { type: "tool-input-delta", id, delta: "{}" },
+        { type: "tool-input-end", id },
+        { type: "tool-call", toolCallId: id, toolName: "getLocation", input: "{}" },
         finish("tool-calls"),
       ];
     }
@@ -170,6 +189,10 @@ const tools = {
     needsApproval: true,
     execute: async ({ path }) => ({ deleted: path }),
   }),
+  getLocation: tool({
+    description: "the user's location (run by the client)",
+    inputSchema: jsonSchema({ type: "object", properties: {} }),
+  }),
 };
 
 function cors(req, res) {
@@ -188,15 +211,22 @@ function json(res, status, body) {
 }
 
 /** Writes a web Response to a node response (headers as set by the SDK). */
-async function send(res, response) {
+async function send(res, response, { drop = 0, crlf = false } = {}) {
   res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
   if (!response.body) return res.end();
   const reader = response.body.getReader();
   res.on("close", () => reader.cancel().catch(() => {}));
+  let writes = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (!res.writableEnded) res.write(value);
+    if (res.destroyed) break;
+    if (!res.writableEnded) res.write(crlf ? Buffer.from(value).toString("utf8").replace(/\n/g, "\r\n") : value);
+    if (drop && ++writes >= drop) {
+      // the connection drops; the generation goes on (resume it with GET …/stream)
+      res.destroy();
+      break;
+    }
   }
   res.end();
 }
@@ -212,7 +242,7 @@ async function chat(req, res, body) {
   const lastUser = [...messages].reverse().find((m) => m.role === "user");
   const userText = textOf(lastUser);
   const turn = messages.filter((m) => m.role === "user").length;
-  const mode = /delete/i.test(userText) ? "delete" : /slow/i.test(userText) ? "slow" : /abort/i.test(userText) ? "abort" : /fail/i.test(userText) ? "fail" : "default";
+  const mode = /where am i/i.test(userText) ? "where" : /delete/i.test(userText) ? "delete" : /slow/i.test(userText) ? "slow" : /abort/i.test(userText) ? "abort" : /fail/i.test(userText) ? "fail" : "default";
 
   const abort = new AbortController();
   const entry = { chunks: [], done: false, listeners: new Set(), abort };
@@ -249,7 +279,8 @@ async function chat(req, res, body) {
       if (active.get(chatId) === entry) active.delete(chatId);
     },
   });
-  await send(res, response);
+  const q = new URL(req.url, "http://x").searchParams;
+  await send(res, response, { drop: Number(q.get("drop") ?? 0), crlf: q.get("framing") === "crlf" });
 }
 
 function resume(req, res, chatId) {

@@ -161,3 +161,20 @@ export async function feedForms(store: AgentStore, res: Response): Promise<void>
   store.feed(new DataView(new ArrayBuffer(0)));
   store.feed([0x3a, 0x0a]);
 }
+
+// The Vercel AI SDK chat: aiSdk options, sendMessage, a client-side tool's output, stop.
+import type { AiSdkOptions } from "agentwire";
+
+export async function aiSdkChat(): Promise<void> {
+  const aiSdk: AiSdkOptions = {
+    chatId: "c1",
+    messages: [{ id: "u0", role: "user", parts: [{ type: "text", text: "Hi" }] }],
+    body: { model: "x" },
+    headers: { Authorization: "Bearer t" },
+  };
+  const chat = new AgentClient({ url: "/api/chat", dialect: "ai-sdk", aiSdk, message: "Weather?" });
+  chat.on("input-required", (e) => void chat.approve(e.inputId));
+  await chat.sendMessage("And tomorrow?");
+  await chat.respond("call-1", { city: "Bern" });
+  await chat.cancel(chat.getSnapshot().roots[0]?.id ?? "");
+}

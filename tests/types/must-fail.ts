@@ -37,6 +37,8 @@ import { AgentClient } from "agentwire";
 export function wrongClient(client: AgentClient): void {
   // @ts-expect-error not a transport
   new AgentClient({ url: "/x", transport: "carrier-pigeon" });
+  // @ts-expect-error aiSdk.headers are strings
+  new AgentClient({ url: "/api/chat", aiSdk: { headers: { "X-N": 1 } } });
   // @ts-expect-error input-required has no progress
   client.on("input-required", (e) => console.log(e.progress));
   // @ts-expect-error not a connection state

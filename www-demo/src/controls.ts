@@ -51,7 +51,7 @@ export function faultList(f: RunSettings["faults"]): string[] {
  * has no shuffle fault; AG-UI text deltas carry no index either.
  */
 export function shuffleApplies(dialect: Wire): boolean {
-  return dialect !== "a2a" && dialect !== "a2a-1.0" && dialect !== "myagent" && dialect !== "ag-ui";
+  return dialect !== "a2a" && dialect !== "a2a-1.0" && dialect !== "myagent" && dialect !== "ag-ui" && dialect !== "ai-sdk";
 }
 
 /**
@@ -111,6 +111,17 @@ export function clientOptions(s: RunSettings, runId: string): AgentClientOptions
         agUi: { threadId: runId, messages: [{ id: `${runId}-u1`, role: "user", content: `Run the ${s.scenario} scenario` }] },
       };
     }
+    case "ai-sdk": {
+      // Vercel AI SDK chat: every turn is a POST written as DefaultChatTransport writes it
+      // (`{id, messages, trigger, messageId?}`), answered with the UI message stream. The run is
+      // one assistant message; an approval or a client-side tool ends the response, and
+      // approve/deny/respond send the next POST, which continues the same message. A dropped
+      // response resumes with GET /api/ai-sdk/chat/{chatId}/stream (a replay from its first
+      // chunk); no shuffle or duplicates (the stream has no ids).
+      const ai = faults.filter((f) => f.startsWith("dropEvery=")).map(() => "drop=60");
+      if (ai.length) q.set("faults", ai.join(","));
+      return { url: `/api/ai-sdk/chat?${q}`, aiSdk: { chatId: runId }, message: `Run the ${s.scenario} scenario` };
+    }
     case "acp":
     case "unified": {
       // SSE like protocol 000 (resume with Last-Event-ID); ACP answers with JSON-RPC
@@ -133,6 +144,7 @@ const DIALECTS: [Wire, string][] = [
   ["unified", "Unified (SSE)"],
   ["myagent", "MyAgent (WebSocket)"],
   ["ag-ui", "AG-UI 1.0 (POST per run + SSE)"],
+  ["ai-sdk", "AI SDK (POST per turn + UI message stream)"],
 ];
 
 /** Settings from the page URL (`?scenario=xss&speed=0&faults=drop,dup`), so a run can be linked. */

@@ -43,9 +43,10 @@ function startRun(settings: RunSettings): void {
     reconnect: { initialDelayMs: 250, maxDelayMs: 4000 },
   });
 
+  const latestRoot = settings.dialect === "ag-ui" || settings.dialect === "ai-sdk";
   const panels = {
-    answer: answerPanel(client, settings.dialect === "ag-ui"),
-    conversation: conversationPanel(client),
+    answer: answerPanel(client, latestRoot),
+    conversation: conversationPanel(client, settings.dialect === "ai-sdk"),
     requests: requestsPanel(client),
     tools: toolsPanel(),
     artifacts: artifactsPanel(client),
@@ -65,8 +66,9 @@ function startRun(settings: RunSettings): void {
   let connectionOver = false;
   const render = (snap: Snapshot): void => {
     for (const panel of Object.values(panels)) panel.render(snap);
-    // AG-UI: every run of the thread is a root task (the latest is the one running).
-    const root = settings.dialect === "ag-ui" ? snap.roots[snap.roots.length - 1] : snap.roots[0];
+    // AG-UI: every run of the thread is a root task; AI SDK: every assistant message of the
+    // chat (the latest is the one running).
+    const root = latestRoot ? snap.roots[snap.roots.length - 1] : snap.roots[0];
     const running = root !== undefined && !["completed", "failed", "canceled"].includes(root.status ?? "");
     controls.setCancelable(running && !connectionOver);
     document.body.dataset.runStatus = root?.status ?? "starting"; // handy for tests and CSS
@@ -100,7 +102,9 @@ function startRun(settings: RunSettings): void {
 /** Cancel: asks the agent to stop the root task; it ends `canceled` when the server confirms. */
 function cancelRun(): void {
   const run = current;
-  const root = run?.client.getSnapshot().roots[0];
+  // AI SDK: the message being written is the latest root (cancel = the official stop()).
+  const roots = run?.client.getSnapshot().roots ?? [];
+  const root = run?.client.dialect === "ai-sdk" ? roots[roots.length - 1] : roots[0];
   if (!run || !root) return;
   controls.setCancelable(false);
   run.client.cancel(root.id).catch((e: unknown) => {

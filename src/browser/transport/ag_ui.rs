@@ -26,7 +26,7 @@ use super::fetch::{self, js_message, Outcome};
 use super::rpc::{mark_answered, Call, Req};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::error::js_error;
-use crate::browser::global::{fetch_request, wait};
+use crate::browser::global::{fetch_request, random_uuid as uuid, wait};
 use crate::dialects::ag_ui::input::{
     array_items, thread_history, user_message, ResumeEntry, RunInput,
 };
@@ -56,28 +56,6 @@ pub struct Driver {
 /// `true` when the client speaks AG-UI (`dialect: "ag-ui"`): this driver owns its runs.
 pub fn drives(sh: &Shared) -> bool {
     sh.opts.dialect == DialectChoice::Fixed(Dialect::AgUi)
-}
-
-/// A new id (`crypto.randomUUID()`, else random hex).
-fn uuid() -> String {
-    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).ok();
-    if let Some(c) = crypto.filter(|c| c.is_object()) {
-        if let Ok(f) = js_sys::Reflect::get(&c, &"randomUUID".into()) {
-            if let Some(f) = f.dyn_ref::<js_sys::Function>() {
-                if let Some(s) = f.call0(&c).ok().and_then(|v| v.as_string()) {
-                    return s;
-                }
-            }
-        }
-    }
-    let mut s = String::new();
-    for _ in 0..4 {
-        s.push_str(&format!(
-            "{:08x}",
-            (js_sys::Math::random() * 4_294_967_296.0) as u64
-        ));
-    }
-    s
 }
 
 fn thread(sh: &Shared) -> String {
@@ -283,34 +261,6 @@ enum Posted {
     Closed,
 }
 
-/// The error the official client throws for an HTTP error: `HTTP <status>: <body>`, with
-/// `status` and (JSON bodies) `payload`.
-async fn http_error(resp: &web_sys::Response) -> JsValue {
-    let status = resp.status();
-    let text = match resp.text() {
-        Ok(p) => JsFuture::from(p)
-            .await
-            .ok()
-            .and_then(|t| t.as_string())
-            .unwrap_or_default(),
-        Err(_) => String::new(),
-    };
-    let e = js_error("send-failed", &format!("HTTP {status}: {text}"));
-    let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(status));
-    let ct = resp
-        .headers()
-        .get("content-type")
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    if ct.contains("application/json") {
-        if let Ok(p) = js_sys::JSON::parse(&text) {
-            let _ = js_sys::Reflect::set(&e, &"payload".into(), &p);
-        }
-    }
-    e
-}
-
 /// POSTs one run and reads its answer. `call` (a later run) is settled here: accepted once the
 /// event stream opened (its interrupts' requests are closed locally then), rejected when
 /// refused.
@@ -345,7 +295,7 @@ async fn post_run(sh: &Rc<Shared>, body: &str, call: &mut Option<Call>) -> Poste
         };
     };
     if !resp.ok() {
-        let e = http_error(&resp).await;
+        let e = fetch::http_error(&resp).await;
         return Posted::Refused {
             code: "http-error",
             error: e,

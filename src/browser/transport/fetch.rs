@@ -712,6 +712,35 @@ pub(super) async fn read_body(sh: &Rc<Shared>, resp: &web_sys::Response) -> Outc
     }
 }
 
+/// The error the official AG-UI and AI SDK clients throw for an HTTP error: `HTTP <status>: <body>`, with
+/// `status` and (JSON bodies) `payload`.
+#[cfg(any(feature = "ag-ui", feature = "ai-sdk"))]
+pub(super) async fn http_error(resp: &web_sys::Response) -> JsValue {
+    let status = resp.status();
+    let text = match resp.text() {
+        Ok(p) => JsFuture::from(p)
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    let e = crate::browser::error::js_error("send-failed", &format!("HTTP {status}: {text}"));
+    let _ = js_sys::Reflect::set(&e, &"status".into(), &JsValue::from(status));
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    if ct.contains("application/json") {
+        if let Ok(p) = js_sys::JSON::parse(&text) {
+            let _ = js_sys::Reflect::set(&e, &"payload".into(), &p);
+        }
+    }
+    e
+}
+
 /// Parsing time after which the read loop yields to the browser (keeps tasks under 50 ms).
 const YIELD_AFTER_MS: f64 = 30.0;
 

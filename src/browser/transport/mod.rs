@@ -10,7 +10,8 @@
 //! - manual: no network; the app feeds `client.store`.
 //!
 //! AG-UI (a POST per run, answers as the next run's `resume`) is its own driver, [`ag_ui`],
-//! on the fetch transport's request and body reader.
+//! on the fetch transport's request and body reader; so is the AI SDK chat (a POST per turn,
+//! answers in the next POST, a GET to resume), [`ai_sdk`].
 //!
 //! Dialects ride on these: events are decoded by the session's dialect layer; A2A's JSON-RPC
 //! requests (`message/stream`, `tasks/resubscribe`, answers) are the fetch loop's requests
@@ -26,6 +27,11 @@ pub mod ag_ui;
 #[cfg(not(feature = "ag-ui"))]
 #[path = "ag_ui_off.rs"]
 pub mod ag_ui;
+#[cfg(feature = "ai-sdk")]
+pub mod ai_sdk;
+#[cfg(not(feature = "ai-sdk"))]
+#[path = "ai_sdk_off.rs"]
+pub mod ai_sdk;
 pub mod eventsource;
 pub mod fetch;
 #[cfg(feature = "myagent")]
@@ -40,6 +46,7 @@ use super::global::{now_ms, report_error, Wait};
 use super::store::AgentStore;
 use crate::browser::a2a_options::A2aOptions;
 use crate::browser::ag_ui_options::AgUiOptions;
+use crate::browser::ai_sdk_options::AiSdkOptions;
 #[cfg(feature = "a2a")]
 use crate::client::agent_card::Interface;
 use crate::client::reconnect::ReconnectPolicy;
@@ -97,6 +104,8 @@ pub struct StreamOptions {
     pub a2a: A2aOptions,
     /// AG-UI: the `agUi` option (the first run's input).
     pub ag_ui: AgUiOptions,
+    /// AI SDK: the `aiSdk` option (the chat).
+    pub ai_sdk: AiSdkOptions,
     /// MyAgent: `user.create_session` content and metadata (JSON text).
     pub session: (Option<String>, Option<String>),
     /// MyAgent: how often received events are acknowledged (`user.ack`), in ms.
@@ -176,6 +185,8 @@ pub struct Shared {
     pub message_sent: Cell<bool>,
     /// AG-UI: the thread and the answers collected for its interrupts.
     pub ag_ui: ag_ui::Driver,
+    /// AI SDK: the chat and the stop in progress.
+    pub ai_sdk: ai_sdk::Driver,
     /// A2A: what the agent card said (its interface's URL, binding and version), once read.
     #[cfg(feature = "a2a")]
     pub card: RefCell<Option<Interface>>,
@@ -211,6 +222,7 @@ impl Shared {
             rpc_stream: Cell::new(false),
             message_sent: Cell::new(false),
             ag_ui: ag_ui::Driver::default(),
+            ai_sdk: ai_sdk::Driver::default(),
             #[cfg(feature = "a2a")]
             card: RefCell::new(None),
             opts,
@@ -491,6 +503,8 @@ fn spawn_fetch(sh: &Rc<Shared>, first: Option<rpc::Call>) {
     wasm_bindgen_futures::spawn_local(async move {
         if ag_ui::drives(&sh) {
             ag_ui::run(sh.clone(), first).await;
+        } else if ai_sdk::drives(&sh) {
+            ai_sdk::run(sh.clone(), first).await;
         } else {
             fetch::run(sh.clone(), first).await;
         }

@@ -27,6 +27,7 @@
 //! unknown tool call, an unknown type); here each is a diagnostic, the chunk is not applied and
 //! the stream goes on.
 
+pub mod request;
 mod tools;
 
 use super::emit::{get, get_str, Clock, Obj, Sink};
@@ -76,6 +77,21 @@ pub struct AiSdkDecoder {
     answers: Table<(bool, Option<String>)>,
     /// What the client sent for the next response (its user messages join the task).
     sent: Option<OwnedValue>,
+    /// A hash of each chunk of the current response, in order (a resumed stream replays them).
+    response: Vec<u64>,
+    /// Replaying the current response: the index of the next chunk expected again.
+    replay_at: Option<usize>,
+}
+
+/// The most chunks of one response remembered for a replay (8 bytes each); a replay past them
+/// is applied as new.
+const MAX_RESPONSE_CHUNKS: usize = 1 << 18;
+
+fn chunk_hash(raw: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    raw.hash(&mut h);
+    h.finish()
 }
 
 /// The context of one chunk.
@@ -193,11 +209,84 @@ impl AiSdkDecoder {
     /// messages the chat has not seen join the task.
     pub fn set_request(&mut self, body: &Value<'_>) {
         self.sent = Some(body.clone().into_owned());
+        self.finished = false;
+        self.response.clear();
+        self.replay_at = None;
+    }
+
+    /// A resumed stream follows (`GET {api}/{chatId}/stream`), which replays the current
+    /// response from its first chunk (`resumeStreamIsReplay`): the chunks already applied are
+    /// recognised and skipped, so nothing is applied twice; the first chunk that differs, and
+    /// every chunk past the ones read before, is applied. (The official chat rebuilds the
+    /// message from the replay instead; the message ends the same.)
+    pub fn begin_replay(&mut self) {
+        self.replay_at = (!self.response.is_empty()).then_some(0);
+    }
+
+    /// `true` when `raw` is a chunk of the current response replayed by a resumed stream (not
+    /// applied again); otherwise it is remembered as the response's next chunk.
+    fn replayed(&mut self, raw: &str, sink: &mut Sink<'_>) -> bool {
+        let h = chunk_hash(raw);
+        if let Some(i) = self.replay_at {
+            if self.response.get(i) == Some(&h) {
+                self.replay_at = (i + 1 < self.response.len()).then_some(i + 1);
+                return true;
+            }
+            self.replay_at = None;
+            if i < self.response.len() {
+                sink.warn(
+                    DiagCode::DuplicateEvent,
+                    format!("the resumed stream differs from the response read before at chunk {}: applied from here", i + 1),
+                    "$",
+                );
+                self.response.truncate(i);
+            }
+        }
+        if self.response.len() < MAX_RESPONSE_CHUNKS {
+            self.response.push(h);
+        }
+        false
+    }
+
+    /// The client stopped the response (the official chat's `stop()`: the fetch is aborted):
+    /// the message keeps every part as it is; its task ends `canceled` ("aborted"). Returns the
+    /// events to apply (none when no message is being written).
+    pub fn stop(&mut self, ts: &str) -> Vec<String> {
+        let Some(message) = self.message.clone() else {
+            return Vec::new();
+        };
+        if self.finished {
+            return Vec::new();
+        }
+        self.finished = true;
+        self.replay_at = None;
+        let mut e = Obj::event("task-status", self.chat_id(), &message);
+        e.str("status", "canceled")
+            .str("message", "aborted")
+            .str("timestamp", ts);
+        let mut m = Obj::new();
+        m.str("reason", "aborted");
+        e.obj("metadata", m);
+        vec![e.finish()]
+    }
+
+    /// `true` when the message being written waits for the client (an open approval, or a
+    /// tool output the client gives): the next request continues it.
+    pub fn waits_for_client(&self) -> bool {
+        self.message.is_some() && self.waiting_for_client()
+    }
+
+    /// `true` once the current response ended (`finish`, `abort`, or an error at `[DONE]`).
+    pub fn response_finished(&self) -> bool {
+        self.finished
     }
 
     /// `data: [DONE]`: the response ended.
     pub(crate) fn done(&mut self, clock: &mut Clock, sink: &mut Sink<'_>) {
         sink.kind = Some("[DONE]".to_owned());
+        if self.replayed("[DONE]", sink) {
+            return;
+        }
         let Some(message) = self.message.clone() else {
             return;
         };
@@ -222,6 +311,10 @@ impl AiSdkDecoder {
     }
 
     pub(crate) fn decode(&mut self, v: &Value<'_>, clock: &mut Clock, sink: &mut Sink<'_>) {
+        if self.replayed(sink.raw, sink) {
+            sink.kind = get_str(Some(v), "type").map(str::to_owned);
+            return;
+        }
         let Some(ty) = get_str(Some(v), "type") else {
             sink.require_error(Some(v), "type", "string", "$.type");
             return;

@@ -478,3 +478,151 @@ impl AiSdkDecoder {
         self.put_tool(cx, &call, sink);
     }
 }
+
+impl AiSdkDecoder {
+    /// `true` when call `id` of the message waits for an output the client gives (a tool part
+    /// in `input-available` that the server did not run): what `addToolOutput` answers.
+    pub fn awaits_output(&self, id: &str) -> bool {
+        self.tools.get(id).is_some_and(|t| {
+            t.state == "input-available"
+                && !t
+                    .extra
+                    .iter()
+                    .any(|(k, v)| k == "providerExecuted" && v.as_bool() == Some(true))
+        })
+    }
+
+    /// The client's output for call `id` (the official chat's `addToolOutput`): the part becomes
+    /// `output-available` with `output` (JSON text), or `output-error` with `errorText` for
+    /// `Err`, and the call completes in `task.tools`. Returns the canonical events to apply
+    /// (empty when the call does not wait for an output).
+    pub fn tool_output(&mut self, id: &str, output: Result<&str, &str>, ts: &str) -> Vec<String> {
+        if !self.awaits_output(id) {
+            return Vec::new();
+        }
+        let Some(message) = self.message.clone() else {
+            return Vec::new();
+        };
+        let parsed = match output {
+            Ok(text) => match crate::json::parse(text) {
+                Ok(v) => Ok(v.into_owned()),
+                Err(_) => return Vec::new(),
+            },
+            Err(e) => Err(e.to_owned()),
+        };
+        let chat = self.chat_id().to_owned();
+        let Some(t) = self.tools.get_mut(id) else {
+            return Vec::new();
+        };
+        let mut done = Obj::event("tool-complete", &chat, &message);
+        done.str("toolCallId", id).str("toolName", &t.name);
+        match &parsed {
+            Ok(v) => {
+                t.state = "output-available";
+                t.output = Some(v.clone());
+                t.error_text = None;
+                done.bool("success", true).value("result", v);
+            }
+            Err(e) => {
+                t.state = "output-error";
+                t.error_text = Some(e.clone());
+                done.bool("success", false).str("error", e);
+            }
+        }
+        done.str("timestamp", ts);
+        let first = !t.completed;
+        t.completed = true;
+        let part = t.part(id);
+        let mut e = Obj::event("message-part", &chat, &message);
+        e.str("messageId", &message)
+            .obj("part", part)
+            .str("key", &format!("tool:{id}"))
+            .str("timestamp", ts);
+        let mut out = vec![e.finish()];
+        if first {
+            out.push(done.finish());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dialects::{Dialect, DialectChoice};
+    use crate::pipeline::Session;
+    use crate::sse::SseConfig;
+    use crate::state::Limits;
+
+    fn session(chunks: &[&str]) -> Session {
+        let mut s = Session::with_dialect(
+            SseConfig::default(),
+            Limits::default(),
+            DialectChoice::Fixed(Dialect::AiSdk),
+        );
+        let text: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+        s.feed(text.as_bytes(), &mut |_, _, _| {});
+        s
+    }
+
+    fn part(s: &Session) -> String {
+        let st = s.store().state_json();
+        let at = st.find("\"type\":\"tool-where\"").expect("the tool part");
+        st[at..at + 200.min(st.len() - at)].to_owned()
+    }
+
+    #[test]
+    fn a_client_side_tool_output_completes_the_part() {
+        let mut s = session(&[
+            r#"{"type":"start","messageId":"m1"}"#,
+            r#"{"type":"tool-input-available","toolCallId":"c1","toolName":"where","input":{}}"#,
+            r#"{"type":"finish","finishReason":"tool-calls"}"#,
+        ]);
+        let st = s.store().state_json();
+        assert!(st.contains("\"status\":\"waiting-input\""), "{st}");
+        let (dec, _) = s.dialect_parts().expect("dialect");
+        let a = dec.ai_sdk().expect("ai-sdk");
+        assert!(a.awaits_output("c1"));
+        assert!(!a.awaits_output("c2"));
+        let events = a.tool_output("c1", Ok(r#"{"city":"Bern"}"#), "2026-01-01T00:00:00Z");
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert!(!a.awaits_output("c1"));
+        assert!(a
+            .tool_output("c1", Ok("1"), "2026-01-01T00:00:00Z")
+            .is_empty());
+        for e in &events {
+            s.push_json(e, &mut |_, _, _| {});
+        }
+        let p = part(&s);
+        assert!(
+            p.contains(r#""state":"output-available","input":{},"output":{"city":"Bern"}"#),
+            "{p}"
+        );
+        let st = s.store().state_json();
+        assert!(
+            st.contains(r#""result":{"city":"Bern"}"#),
+            "task.tools: {st}"
+        );
+    }
+
+    #[test]
+    fn a_client_side_tool_error_is_output_error() {
+        let mut s = session(&[
+            r#"{"type":"start","messageId":"m1"}"#,
+            r#"{"type":"tool-input-available","toolCallId":"c1","toolName":"where","input":{"q":1}}"#,
+            r#"{"type":"finish"}"#,
+        ]);
+        let (dec, _) = s.dialect_parts().expect("dialect");
+        let events = dec
+            .ai_sdk()
+            .expect("ai-sdk")
+            .tool_output("c1", Err("no GPS"), "t");
+        for e in &events {
+            s.push_json(e, &mut |_, _, _| {});
+        }
+        let p = part(&s);
+        assert!(
+            p.contains(r#""state":"output-error","input":{"q":1},"errorText":"no GPS""#),
+            "{p}"
+        );
+    }
+}
