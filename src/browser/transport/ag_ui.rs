@@ -1,7 +1,7 @@
 //! The AG-UI 1.0 driver: how a thread's runs open, continue and end. AG-UI has no stream to
 //! resume: every run is one POST of a `RunAgentInput` (`tests/ag-ui/WIRE.md` §2) whose SSE
 //! answer is the run; the fetch transport only sends it and reads the body
-//! ([`super::fetch::request`], [`super::fetch::read_body`]).
+//! (`fetch::request`, `fetch::read_body`).
 //!
 //! - **Open**: the first run's input comes from the `agUi` option (thread and run ids generated
 //!   when absent). [`crate::dialects::ag_ui::AgUiDecoder::set_run_input`] gets every input

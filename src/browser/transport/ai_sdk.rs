@@ -1,7 +1,7 @@
 //! The Vercel AI SDK chat driver (`ai` 7.x, `tests/ai-sdk/WIRE.md` §5): how a chat's
 //! responses open, resume, take answers and end — what the official `DefaultChatTransport`
 //! and `AbstractChat` do. The fetch transport only sends a request and reads its body
-//! ([`super::fetch::request`], [`super::fetch::read_body`]); the UI message stream is read by
+//! (`fetch::request`, `fetch::read_body`); the UI message stream is read by
 //! the `ai-sdk` dialect.
 //!
 //! - **Open**: a POST of `{...aiSdk.body, id: chatId, messages, trigger: "submit-message",
@@ -195,7 +195,7 @@ fn approves(value: &str, denied: bool) -> bool {
 }
 
 /// An answer to approval `id` (`approve`, `deny`, `respond`): the tool part becomes
-/// `approval-responded` now (the input `answered`), then [`continue_message`].
+/// `approval-responded` now (the input `answered`), then `continue_message`.
 pub async fn answer(
     sh: &Rc<Shared>,
     id: &str,
@@ -227,7 +227,7 @@ pub fn awaits_output(sh: &Shared, id: &str) -> bool {
 }
 
 /// `respond(toolCallId, output)` for a client-side tool: the part becomes `output-available`
-/// with `output` (JSON text) now, then [`continue_message`].
+/// with `output` (JSON text) now, then `continue_message`.
 pub async fn tool_output(sh: &Rc<Shared>, id: &str, output: &str) -> Result<(), JsValue> {
     if !awaits_output(sh, id) {
         return Err(js_error(
