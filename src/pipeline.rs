@@ -421,6 +421,16 @@ impl Session {
         s
     }
 
+    /// Takes `dialect` when the session reads `Auto` and no event has told yet (a response
+    /// header named it); `false` when the dialect is already known or chosen.
+    pub fn adopt_dialect(&mut self, dialect: Dialect) -> bool {
+        let undecided = matches!(&self.dialect, Some(t) if t.dialect().is_none());
+        if undecided && dialect.is_available() {
+            self.set_dialect(DialectChoice::Fixed(dialect));
+        }
+        undecided
+    }
+
     /// Chooses the dialect (`Fixed(Canonical)` removes the dialect layer).
     pub fn set_dialect(&mut self, choice: DialectChoice) {
         self.dialect = match choice {

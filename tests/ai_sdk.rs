@@ -276,3 +276,22 @@ fn auto_detection_reads_the_ui_message_stream_from_its_first_chunk() {
         assert_eq!(auto.store().diagnostics().count(), 0, "{name}");
     }
 }
+
+/// The response header `x-vercel-ai-ui-message-stream` names the protocol before its first chunk:
+/// an undecided session takes it (what the fetch transport does with a response's headers); a
+/// session whose dialect is known keeps it.
+#[test]
+fn the_response_header_names_the_ui_message_stream() {
+    let header = |n: &str| (n == "x-vercel-ai-ui-message-stream").then(|| "v1".to_owned());
+    let d = agentwire::dialects::detect_headers(header).expect("named");
+    let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), DialectChoice::Auto);
+    assert!(s.adopt_dialect(d));
+    assert_eq!(s.dialect(), Some(Dialect::AiSdk));
+    let mut agui = Session::with_dialect(
+        SseConfig::default(),
+        Limits::default(),
+        DialectChoice::Fixed(Dialect::AgUi),
+    );
+    assert!(!agui.adopt_dialect(d));
+    assert_eq!(agui.dialect(), Some(Dialect::AgUi));
+}

@@ -27,6 +27,12 @@ pub fn detect(data: &str) -> Option<Dialect> {
     json::parse(data).ok().and_then(|v| classify(&v))
 }
 
+/// The dialect a response's headers name, when one does: the AI SDK's UI message stream says
+/// so with `x-vercel-ai-ui-message-stream` (`header` looks a header up by name).
+pub fn detect_headers(header: impl Fn(&str) -> Option<String>) -> Option<Dialect> {
+    header("x-vercel-ai-ui-message-stream").map(|_| Dialect::AiSdk)
+}
+
 /// `true` when `v` is an object whose `kind` is a canonical kind (including `internal:*`).
 pub(crate) fn is_canonical_kind(v: &Value<'_>) -> bool {
     v.get("kind")
@@ -94,6 +100,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_ai_sdk_stream_is_named_by_its_response_header() {
+        let with = |name: &str| (name == "x-vercel-ai-ui-message-stream").then(|| "v1".to_owned());
+        assert_eq!(detect_headers(with), Some(Dialect::AiSdk));
+        assert_eq!(detect_headers(|_| None), None);
+    }
+
+    #[test]
     fn classifies_each_seed_shape() {
         let cases = [
             (
@@ -137,6 +150,15 @@ mod tests {
             (
                 r#"{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found","details":[]}}"#,
                 Some(Dialect::A2a),
+            ),
+            (r#"{"type":"start","messageId":"m"}"#, Some(Dialect::AiSdk)),
+            (
+                r#"{"type":"text-delta","id":"t","delta":"x"}"#,
+                Some(Dialect::AiSdk),
+            ),
+            (
+                r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+                Some(Dialect::AgUi),
             ),
             (r#"{"hello":"world"}"#, None),
             (r#"[1,2]"#, None),

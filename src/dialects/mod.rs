@@ -57,7 +57,7 @@ mod translate;
 #[cfg(feature = "unified")]
 pub mod unified;
 
-pub use detect::detect;
+pub use detect::{detect, detect_headers};
 pub use emit::{Output, Step};
 pub use translate::{DialectHook, Observer, Translator};
 

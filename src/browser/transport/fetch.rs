@@ -569,6 +569,10 @@ async fn attempt_once(
             delivered: false,
         },
         ResponseVerdict::Open => {
+            // A response header may name the protocol before its first event does.
+            if let Some(d) = crate::dialects::detect_headers(|n| headers.get(n).ok().flatten()) {
+                let _ = sh.store.with_session_mut(|s| s.adopt_dialect(d));
+            }
             {
                 let mut c = sh.conn.borrow_mut();
                 if c.first_headers.is_none() {
