@@ -280,7 +280,9 @@ mod tests {
         let strip = |st: String| -> String {
             // The diagnostics and positions differ (more chunks were read); the tasks not.
             let v = crate::json::parse(&st).expect("state");
-            v.get("tasks").map(crate::json::Value::to_json).unwrap_or_default()
+            v.get("tasks")
+                .map(crate::json::Value::to_json)
+                .unwrap_or_default()
         };
         assert_eq!(
             strip(s.store().state_json()),
