@@ -217,3 +217,49 @@ fn a_lost_tool_result_does_not_leave_the_tool_running_in_a_completed_turn() {
     assert!(c.contains(&"left-open".to_owned()), "{c:?}");
     assert!(c.contains(&"sequence-gap".to_owned()), "{c:?}");
 }
+
+#[test]
+fn an_oversized_final_answer_ends_the_turn_failed_saying_why() {
+    use agentwire::dialects::myagent::oversized_stand_in;
+    let mut s = session();
+    feed(
+        &mut s,
+        &[
+            r#"{"session_id":"s1","event":"agent.thinking","content":"go","seq":1}"#,
+            r#"{"session_id":"s1","event":"agent.tool_call","content":{"tool_name":"sql","arguments":{}},"metadata":{"call_id":"c1"},"seq":2}"#,
+        ],
+    );
+    // The answer frame as a server with sorted keys writes it: the huge member first.
+    let big = format!(
+        r#"{{"content":{{"answer":"{}"}},"event":"agent.final_answer","metadata":{{"total_tokens_used":9}},"seq":3,"session_id":"s1","timestamp":"2026-01-01T00:00:00Z"}}"#,
+        "x".repeat(4096)
+    );
+    let (head, tail) = (&big[..300], &big[big.len() - 300..]);
+    let limit = 1024;
+    s.frame_too_large(big.len());
+    let stand_in = oversized_stand_in(big.len(), limit, head, tail).expect("a final answer");
+    feed(&mut s, &[&stand_in]);
+    let st = state(&s);
+    let turn = task(&st, "s1/turn-1");
+    assert_eq!(turn["status"], "failed", "{turn}");
+    assert!(
+        turn.to_string().contains("larger than maxEventBytes"),
+        "the reason: {turn}"
+    );
+    assert_ne!(turn["tools"][0]["state"], "running", "{turn}");
+    let c = codes(&st);
+    assert!(c.contains(&"frame-too-large".to_owned()), "{c:?}");
+    assert!(!c.contains(&"sse-event-too-large".to_owned()), "{c:?}");
+    // Its seq counts as received: a reconnect asks for what follows it.
+    let (dec, _) = s.dialect_parts().expect("dialect");
+    assert_eq!(dec.myagent().expect("myagent").last_seq(), Some(3));
+    // Other oversized frames have no stand-in (the `frame-too-large` diagnostic says it).
+    let partial = format!(
+        r#"{{"content":"{}","event":"agent.partial_answer","seq":4,"session_id":"s1"}}"#,
+        "x".repeat(4096)
+    );
+    assert_eq!(
+        oversized_stand_in(partial.len(), limit, &partial[..300], &partial[partial.len() - 60..]),
+        None
+    );
+}

@@ -65,6 +65,60 @@ use crate::events::{DiagCode, Severity};
 use crate::json::Value;
 use crate::state::SeenIds;
 
+/// The event that stands in for an `agent.final_answer` frame dropped for being larger than
+/// `maxEventBytes` ([`oversized_stand_in`]): its turn ends `failed` with the reason.
+pub const ANSWER_TOO_LARGE: &str = "agentwire.answer_too_large";
+
+/// A frame of `bytes` bytes was dropped for being over `limit` (`maxEventBytes`) before it was
+/// read: `head` and `tail` are its first and last characters (a few hundred; the huge member
+/// sits between them, whatever the key order). When they show an `agent.final_answer`, the
+/// frame that stands in for it (same `session_id` and `seq`): it ends the turn `failed`, saying
+/// why, instead of leaving it `working` forever; its `seq` counts as received, so a reconnect
+/// does not ask for the same frame again. `None` for any other frame (its loss is the
+/// `frame-too-large` diagnostic and, with a `seq`, the next event's `sequence-gap`).
+pub fn oversized_stand_in(bytes: usize, limit: usize, head: &str, tail: &str) -> Option<String> {
+    let find = |key: &str| scan_str(head, key).or_else(|| scan_str(tail, key));
+    if find("event")? != "agent.final_answer" {
+        return None;
+    }
+    let seq = scan_num(head, "seq").or_else(|| scan_num(tail, "seq"));
+    let mut e = Obj::new();
+    e.opt_str("session_id", find("session_id"))
+        .opt_str("step_id", find("step_id"))
+        .str("event", ANSWER_TOO_LARGE)
+        .opt_str("timestamp", find("timestamp"))
+        .str(
+            "content",
+            &format!(
+                "the final answer ({bytes} bytes or more) is larger than maxEventBytes ({limit} bytes): it was dropped"
+            ),
+        );
+    if let Some(n) = seq {
+        e.num("seq", n as f64);
+    }
+    Some(e.finish())
+}
+
+/// The string value of `"key": "…"` in a fragment of JSON text (no escapes in the value).
+fn scan_str<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let at = text.find(&format!("\"{key}\""))? + key.len() + 2;
+    let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find('"')?;
+    let v = rest.get(..end)?;
+    (!v.contains('\\')).then_some(v)
+}
+
+/// The non-negative integer of `"key": N` in a fragment of JSON text.
+fn scan_num(text: &str, key: &str) -> Option<u64> {
+    let at = text.find(&format!("\"{key}\""))? + key.len() + 2;
+    let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest.get(..end)?.parse().ok()
+}
+
 /// Sequence numbers remembered to recognise replays.
 const SEQ_WINDOW: usize = 4096;
 /// Sessions whose seq windows are kept besides the current one.
@@ -323,6 +377,15 @@ impl MyAgentDecoder {
         &self.unconfirmed
     }
 
+    /// A `user.message` `body` went out: like an answer, it is sent again after a
+    /// `user.reconnect` until the server's first run event shows it was read.
+    pub fn note_unconfirmed(&mut self, body: &str) {
+        if self.unconfirmed.len() >= MAX_UNCONFIRMED {
+            self.unconfirmed.remove(0);
+        }
+        self.unconfirmed.push(body.to_owned());
+    }
+
     /// The client sent `user.cancel`: the running turn ends `canceled` (MyAgent has no such
     /// state: its next failure is the cancel) and its confirmations expire.
     pub fn note_cancel(&mut self) {
@@ -513,6 +576,10 @@ impl MyAgentDecoder {
             content,
             meta,
         };
+        if event == ANSWER_TOO_LARGE {
+            self.answer_too_large(&cx, sink);
+            return;
+        }
         if !self.validate(&cx, v, sink) {
             return;
         }
@@ -1448,6 +1515,22 @@ impl MyAgentDecoder {
             self.end_turn();
         }
         self.session_lost = Some(why);
+    }
+
+    /// The stand-in of a final answer dropped for its size ([`oversized_stand_in`]).
+    fn answer_too_large(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let why = cx
+            .content
+            .and_then(Value::as_str)
+            .unwrap_or("the final answer was too large");
+        if let Some(task) = self.running_turn().map(str::to_owned) {
+            sink.task = Some(task.clone());
+            self.end_unfinished(cx, &task, "failed", why, sink);
+            let mut m = Obj::new();
+            m.str("reason", why);
+            self.status(cx, &task, "failed", Some(why), m, sink);
+            self.end_turn();
+        }
     }
 
     /// Why the client's session is gone (`SESSION_NOT_FOUND`), once the server said so: the
