@@ -259,7 +259,12 @@ fn an_oversized_final_answer_ends_the_turn_failed_saying_why() {
         "x".repeat(4096)
     );
     assert_eq!(
-        oversized_stand_in(partial.len(), limit, &partial[..300], &partial[partial.len() - 60..]),
+        oversized_stand_in(
+            partial.len(),
+            limit,
+            &partial[..300],
+            &partial[partial.len() - 60..]
+        ),
         None
     );
 }

@@ -451,6 +451,10 @@ impl Session {
                 );
                 self.send_json(&e).await?;
             }
+            "user.message" if self.first && self.faults.lose_message => {
+                // The fault loseMessage: the message is lost with the connection.
+                return Err(Gone);
+            }
             "user.message" => {
                 if content.and_then(Value::as_str).is_none() {
                     self.system_error(
@@ -467,10 +471,6 @@ impl Session {
                     )
                     .await?;
                 }
-            }
-            "user.message" if self.first && self.faults.lose_message => {
-                // The fault loseMessage: the message is lost with the connection.
-                return Err(Gone);
             }
             "user.response" if self.first && self.faults.lose_response => {
                 // The fault loseResponse: the answer is lost with the connection.
@@ -697,7 +697,11 @@ fn huge_answer(data: &[u8], mb: u64) -> Vec<u8> {
     };
     let pad = "x".repeat((mb as usize) << 20);
     if let Some(c) = v.get_mut("content").and_then(Value::as_object_mut) {
-        let answer = c.get("answer").and_then(Value::as_str).unwrap_or("").to_owned();
+        let answer = c
+            .get("answer")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         c.insert("answer".into(), Value::from(answer + &pad));
     }
     v.to_string().into_bytes()

@@ -923,9 +923,9 @@ export const tests = {
     const states = recordStates(client);
     await until(() => ended(client), "the run", 10_000).catch(() => {});
     const root = client.getSnapshot().roots.at(-1);
-    const got = { state: client.connection.state, status: root?.status ?? null };
+    const got = { state: client.connection.state, status: root?.status ?? null, reconnected: states.some((s) => s.startsWith("reconnecting")) };
     client.close();
-    eq(got, { state: "closed", status: "completed" }, `after the lost message (states ${states.join(" → ")})`);
+    eq(got, { state: "closed", status: "completed", reconnected: true }, `after the lost message (states ${states.join(" → ")})`);
     return states.join(" → ");
   },
 
