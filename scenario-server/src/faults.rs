@@ -61,6 +61,9 @@ pub struct Faults {
     /// `loseMessage` (MyAgent WebSocket): on the run's first connection, the first
     /// `user.message` is never read and the connection is cut (no close frame).
     pub lose_message: bool,
+    /// `ignoreMessage` (MyAgent WebSocket): on the run's first connection, the first
+    /// `user.message` is read and ignored; the connection stays open with heartbeats.
+    pub ignore_message: bool,
     /// `foreignSession` (MyAgent WebSocket): on the run's first connection, after the first
     /// run event, frames of another session (`intruder-…`) with the next `seq` numbers: an
     /// `agent.tool_call` of `rm_rf` and an `agent.final_answer` "not yours".
@@ -162,6 +165,7 @@ impl Faults {
                 }
                 "loseResponse" => f.lose_response = flag(name, value)?,
                 "loseMessage" => f.lose_message = flag(name, value)?,
+                "ignoreMessage" => f.ignore_message = flag(name, value)?,
                 "foreignSession" => f.foreign_session = flag(name, value)?,
                 "forgetSession" => f.forget_session = flag(name, value)?,
                 "hugeAnswer" => f.huge_answer = Some(num(name, value, 1, MAX_HUGE_MB)?),
@@ -214,9 +218,10 @@ mod tests {
             (f.huge, f.silent, f.heartbeat),
             (Some(2), Some(4), Some(100))
         );
-        let m = Faults::parse("loseMessage,foreignSession,forgetSession,hugeAnswer=3")
-            .expect("myagent faults");
-        assert!(m.lose_message && m.foreign_session && m.forget_session);
+        let m =
+            Faults::parse("loseMessage,ignoreMessage,foreignSession,forgetSession,hugeAnswer=3")
+                .expect("myagent faults");
+        assert!(m.lose_message && m.ignore_message && m.foreign_session && m.forget_session);
         assert_eq!(m.huge_answer, Some(3));
         assert_eq!(Faults::parse("").expect("empty"), Faults::default());
         assert_eq!(

@@ -451,6 +451,10 @@ impl Session {
                 );
                 self.send_json(&e).await?;
             }
+            "user.message" if self.first && self.faults.ignore_message => {
+                // The fault ignoreMessage: read, never acted on (once).
+                self.faults.ignore_message = false;
+            }
             "user.message" if self.first && self.faults.lose_message => {
                 // The fault loseMessage: the message is lost with the connection.
                 return Err(Gone);

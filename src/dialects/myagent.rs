@@ -204,6 +204,8 @@ pub struct MyAgentDecoder {
     /// `user.response` bodies sent since the last run event: the server may never have read
     /// them (a socket can die with the frame in it), so a `user.reconnect` sends them again.
     unconfirmed: Vec<String>,
+    /// A `user.message` is among [`Self::unconfirmed`].
+    message_unconfirmed: bool,
 }
 
 /// `user.response` bodies kept for a re-send.
@@ -247,6 +249,7 @@ impl Default for MyAgentDecoder {
             cancel_sent: false,
             prepared: Vec::new(),
             unconfirmed: Vec::new(),
+            message_unconfirmed: false,
         }
     }
 }
@@ -380,10 +383,17 @@ impl MyAgentDecoder {
     /// A `user.message` `body` went out: like an answer, it is sent again after a
     /// `user.reconnect` until the server's first run event shows it was read.
     pub fn note_unconfirmed(&mut self, body: &str) {
+        self.message_unconfirmed = true;
         if self.unconfirmed.len() >= MAX_UNCONFIRMED {
             self.unconfirmed.remove(0);
         }
         self.unconfirmed.push(body.to_owned());
+    }
+
+    /// A `user.message` went out and no run event followed yet (the transport treats a socket
+    /// that stays silent about it for `idleTimeoutMs` as stale: the server may have lost it).
+    pub fn message_unconfirmed(&self) -> bool {
+        self.message_unconfirmed
     }
 
     /// The client sent `user.cancel`: the running turn ends `canceled` (MyAgent has no such
@@ -562,6 +572,7 @@ impl MyAgentDecoder {
             && event != "agent.user_confirm"
         {
             self.unconfirmed.clear();
+            self.message_unconfirmed = false;
         }
         let ctx = self
             .session_id
@@ -823,6 +834,7 @@ impl MyAgentDecoder {
         }
         self.cancel_sent = false;
         self.unconfirmed.clear();
+        self.message_unconfirmed = false;
     }
 
     fn status(

@@ -929,6 +929,23 @@ export const tests = {
     return states.join(" → ");
   },
 
+  async myagent_a_message_the_server_ignores_is_sent_again_after_a_stale_socket(aw) {
+    // Fault ignoreMessage: the server reads the first user.message and does nothing; the socket
+    // stays open with heartbeats (every 100 ms). With no run event for idleTimeoutMs after the
+    // message, the socket is stale and the reconnect sends the message again.
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&heartbeat=100&faults=ignoreMessage`,
+      dialect: "myagent", message: "go", reconnect: FAST, idleTimeoutMs: 600,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "the run", 10_000).catch(() => {});
+    const root = client.getSnapshot().roots.at(-1);
+    const got = { state: client.connection.state, status: root?.status ?? null, said: states.some((s) => /after user\.message/.test(s)) };
+    client.close();
+    eq(got, { state: "closed", status: "completed", said: true }, `after the ignored message (states ${states.join(" → ")})`);
+    return states.join(" → ");
+  },
+
   async myagent_an_oversized_final_answer_fails_the_turn_with_a_frame_diagnostic(aw) {
     // Fault hugeAnswer=2: the final answer frame is 2 MiB, maxEventBytes 1 MiB.
     const client = new aw.AgentClient({

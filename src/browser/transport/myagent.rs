@@ -50,6 +50,9 @@ pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
     if let Ok(Some((body, again))) = body {
         if socket.send_with_str(&body).is_ok() {
             h.sent.set(true);
+            if !again.is_empty() {
+                sh.message_at.set(crate::browser::global::monotonic_ms());
+            }
             for a in again {
                 let _ = socket.send_with_str(&a);
             }
@@ -77,6 +80,7 @@ pub fn first_message(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
     if let Ok(Some(out)) = body {
         if socket.send_with_str(&out.body).is_ok() {
             sh.message_sent.set(true);
+            sh.message_at.set(crate::browser::global::monotonic_ms());
             // Until the server's first run event, the message may have died with the socket
             // (or been lost): a `user.reconnect` sends it again, as it does an answer.
             let _ = sh.store.with_session_mut(|s| {
@@ -127,4 +131,19 @@ pub fn ack(sh: &Shared, socket: &web_sys::WebSocket, min: u64) {
     if let Ok(Some(body)) = body {
         let _ = socket.send_with_str(&body);
     }
+}
+
+/// A `user.message` went out (or again) and no run event followed for `ms` milliseconds, while
+/// frames (heartbeats) kept coming: the server may have lost it.
+pub fn message_unanswered(sh: &Shared, ms: f64) -> bool {
+    let waiting = sh
+        .store
+        .with_session_mut(|s| {
+            let (d, _) = s.dialect_parts()?;
+            Some(d.myagent()?.message_unconfirmed())
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(false);
+    waiting && crate::browser::global::monotonic_ms() - sh.message_at.get() >= ms
 }

@@ -27,3 +27,8 @@ pub fn oversized(_sh: &Shared, _bytes: usize, _head: &str, _tail: &str) {}
 pub fn session_lost(_sh: &Shared) -> Option<String> {
     None
 }
+
+/// No `user.message` to wait for.
+pub fn message_unanswered(_sh: &Shared, _ms: f64) -> bool {
+    false
+}

@@ -281,15 +281,21 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         socket.set_onclose(Some(r));
     }
     let stale = Rc::new(Cell::new(false));
+    let unanswered = Rc::new(Cell::new(false));
     let idle_ms = sh.opts.idle_timeout_ms;
     let _idle = (idle_ms > 0.0).then(|| {
         let w = weak.clone();
         let stale = stale.clone();
+        let unanswered = unanswered.clone();
         let resolve = resolve.clone();
         Interval::new((idle_ms / 4.0).max(50.0), move || {
             let Some(sh) = w.upgrade() else { return };
             let last = sh.conn.try_borrow().map(|c| c.last_bytes_ms).unwrap_or(0.0);
-            if !stale.get() && monotonic_ms() - last >= idle_ms {
+            // MyAgent: heartbeats but nothing for the user.message sent: the server may
+            // have lost it; the next socket's user.reconnect sends it again.
+            let lost = myagent && myagent::message_unanswered(&sh, idle_ms);
+            if !stale.get() && (monotonic_ms() - last >= idle_ms || lost) {
+                unanswered.set(lost);
                 stale.set(true);
                 if let Some(r) = &resolve {
                     let _ = r.call0(&JsValue::NULL);
@@ -314,7 +320,15 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         });
     }
     let ev = JsFuture::from(closed).await.ok();
-    let (code, reason) = if stale.get() {
+    let (code, reason) = if unanswered.get() {
+        (
+            4000,
+            format!(
+                "stale: no run event for {} ms after user.message (the server may have lost it: sent again after the reconnect)",
+                crate::json::Num(idle_ms)
+            ),
+        )
+    } else if stale.get() {
         (
             4000,
             format!(
