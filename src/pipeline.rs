@@ -59,7 +59,7 @@ fn redacted(redactor: &Redactor, item: Item<'_>, on: &mut dyn FnMut(Item<'_>)) {
 /// `limit` (`maxEventBytes`), at stream position `pos`.
 fn frame_too_large_diagnostic(bytes: usize, limit: usize, pos: u64) -> Diagnostic {
     let mut d = Diagnostic::new(
-        DiagCode::SseEventTooLarge,
+        DiagCode::FrameTooLarge,
         Severity::Error,
         format!("WebSocket frame of {bytes} bytes or more is larger than {limit} bytes: the frame was dropped"),
         "",

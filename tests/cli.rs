@@ -116,7 +116,8 @@ fn sse_refuses_frames_and_dialect_instead_of_ignoring_them() {
 #[test]
 fn frames_over_the_browsers_max_event_bytes_are_dropped_as_the_browser_does() {
     // The browser drops a WebSocket frame over maxEventBytes (16 MiB by default) with an
-    // sse-event-too-large diagnostic; the CLI applied it.
+    // frame-too-large diagnostic (issue 25: not sse-event-too-large, it is no SSE event); the
+    // CLI applied it.
     let dir = std::env::temp_dir().join(format!("agentwire-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("big.jsonl");
@@ -140,7 +141,7 @@ fn frames_over_the_browsers_max_event_bytes_are_dropped_as_the_browser_does() {
         .collect();
     assert_eq!(ids, ["t1", "t3"], "the 16 MiB+ frame was applied");
     let d = &v["diagnostics"][0];
-    assert_eq!(d["code"], "sse-event-too-large", "{d}");
+    assert_eq!(d["code"], "frame-too-large", "{d}");
     assert_eq!(d["position"], 1);
     let msg = d["message"].as_str().unwrap_or_default();
     assert!(msg.contains(&big.len().to_string()), "{msg}");
@@ -151,7 +152,7 @@ fn frames_over_the_browsers_max_event_bytes_are_dropped_as_the_browser_does() {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
     assert_eq!(lines.len(), 3, "t1, the diagnostic, t3");
-    assert_eq!(lines[1]["diagnostic"]["code"], "sse-event-too-large");
+    assert_eq!(lines[1]["diagnostic"]["code"], "frame-too-large");
     assert_eq!(lines[1]["diagnostic"]["position"], 1);
     assert_eq!(lines[2]["event"]["taskId"], "t3");
     let _ = std::fs::remove_dir_all(&dir);

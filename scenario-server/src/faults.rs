@@ -58,6 +58,23 @@ pub struct Faults {
     /// `user.response` is never read and the connection is cut (no close frame): the answer
     /// went into a socket that was already dead.
     pub lose_response: bool,
+    /// `loseMessage` (MyAgent WebSocket): on the run's first connection, the first
+    /// `user.message` is never read and the connection is cut (no close frame).
+    pub lose_message: bool,
+    /// `ignoreMessage` (MyAgent WebSocket): on the run's first connection, the first
+    /// `user.message` is read and ignored; the connection stays open with heartbeats.
+    pub ignore_message: bool,
+    /// `foreignSession` (MyAgent WebSocket): on the run's first connection, after the first
+    /// run event, frames of another session (`intruder-…`) with the next `seq` numbers: an
+    /// `agent.tool_call` of `rm_rf` and an `agent.final_answer` "not yours".
+    pub foreign_session: bool,
+    /// `forgetSession` (MyAgent WebSocket): every `user.reconnect` is answered with
+    /// `system.error` `ERR_SESSION_NOT_FOUND`, then `agent.session_created` of a new session
+    /// (a server that restarted and lost its sessions).
+    pub forget_session: bool,
+    /// `hugeAnswer=MB` (MyAgent WebSocket): the `agent.final_answer`'s answer is padded to
+    /// MB MiB (every time it is sent).
+    pub huge_answer: Option<u64>,
     /// `crlf` / `cr`: every `\n` of the SSE framing is written as `\r\n` / `\r` (legal SSE
     /// that the official AG-UI client cannot read).
     pub newline: Option<&'static str>,
@@ -147,6 +164,11 @@ impl Faults {
                     f.close_after_hello = Some(num(name, value, 1000, 4999)? as u16)
                 }
                 "loseResponse" => f.lose_response = flag(name, value)?,
+                "loseMessage" => f.lose_message = flag(name, value)?,
+                "ignoreMessage" => f.ignore_message = flag(name, value)?,
+                "foreignSession" => f.foreign_session = flag(name, value)?,
+                "forgetSession" => f.forget_session = flag(name, value)?,
+                "hugeAnswer" => f.huge_answer = Some(num(name, value, 1, MAX_HUGE_MB)?),
                 "crlf" if flag(name, value)? => f.newline = Some("\r\n"),
                 "cr" if flag(name, value)? => f.newline = Some("\r"),
                 "crlf" | "cr" => f.newline = None,
@@ -196,6 +218,11 @@ mod tests {
             (f.huge, f.silent, f.heartbeat),
             (Some(2), Some(4), Some(100))
         );
+        let m =
+            Faults::parse("loseMessage,ignoreMessage,foreignSession,forgetSession,hugeAnswer=3")
+                .expect("myagent faults");
+        assert!(m.lose_message && m.ignore_message && m.foreign_session && m.forget_session);
+        assert_eq!(m.huge_answer, Some(3));
         assert_eq!(Faults::parse("").expect("empty"), Faults::default());
         assert_eq!(
             Faults::parse("status=500").expect("all").status,
@@ -219,6 +246,8 @@ mod tests {
             "ctype=a\u{7f}b",
             "restart=yes",
             "shuffle=1",
+            "hugeAnswer=0",
+            "forgetSession=2",
         ] {
             assert!(Faults::parse(bad).is_err(), "{bad} should be refused");
         }

@@ -339,8 +339,27 @@ impl Session {
             if self.faults.loses(pos) {
                 continue;
             }
-            push_frame(&mut buf, 0x1, &f.data);
+            match self.faults.huge_answer {
+                Some(mb) if f.data.windows(18).any(|w| w == b"agent.final_answer") => {
+                    push_frame(&mut buf, 0x1, &huge_answer(&f.data, mb));
+                }
+                _ => push_frame(&mut buf, 0x1, &f.data),
+            }
             self.sent += 1;
+            if self.first && self.faults.foreign_session && self.cursor == 1 {
+                // Another session's frames, numbered as this session's next ones.
+                let other = format!("intruder-{}", self.session_id());
+                let ts = now_timestamp();
+                for e in [
+                    json!({"session_id": other, "event": "agent.tool_call", "timestamp": ts,
+                        "content": {"tool_name": "rm_rf", "arguments": {"path": "/"}},
+                        "metadata": {"call_id": "intruder_call"}, "seq": 2}),
+                    json!({"session_id": other, "event": "agent.final_answer", "timestamp": ts,
+                        "content": {"answer": "not yours", "answer_type": "text"}, "seq": 3}),
+                ] {
+                    push_frame(&mut buf, 0x1, e.to_string().as_bytes());
+                }
+            }
             if let (Some(mb), 2) = (self.faults.huge, self.cursor) {
                 // One extra agent.partial_answer of MB MiB (no seq).
                 let text = "x".repeat((mb as usize) << 20);
@@ -431,6 +450,14 @@ impl Session {
                     json!({"scenario": self.run.spec.scenario.id(), "run_id": self.run.spec.id}),
                 );
                 self.send_json(&e).await?;
+            }
+            "user.message" if self.first && self.faults.ignore_message => {
+                // The fault ignoreMessage: read, never acted on (once).
+                self.faults.ignore_message = false;
+            }
+            "user.message" if self.first && self.faults.lose_message => {
+                // The fault loseMessage: the message is lost with the connection.
+                return Err(Gone);
             }
             "user.message" => {
                 if content.and_then(Value::as_str).is_none() {
@@ -596,6 +623,23 @@ impl Session {
             .await?;
             return Ok(false);
         };
+        if self.faults.forget_session {
+            // The fault forgetSession: the server lost its sessions and starts a new one.
+            self.system_error(
+                "ERR_SESSION_NOT_FOUND",
+                format!("no session {session:?}"),
+                event,
+            )
+            .await?;
+            let e = self.frame(
+                "agent.session_created",
+                None,
+                json!({"session_id": self.session_id()}),
+                json!({}),
+            );
+            self.send_json(&e).await?;
+            return Ok(false);
+        }
         let Some(target) = self.app.runs.by_context(session) else {
             self.system_error(
                 "ERR_SESSION_NOT_FOUND",
@@ -648,6 +692,23 @@ impl Session {
         self.malformed_sent = 4;
         Ok(true)
     }
+}
+
+/// The fault `hugeAnswer=MB`: the final answer frame `data` with its answer padded to MB MiB.
+fn huge_answer(data: &[u8], mb: u64) -> Vec<u8> {
+    let Ok(mut v) = serde_json::from_slice::<Value>(data) else {
+        return data.to_vec();
+    };
+    let pad = "x".repeat((mb as usize) << 20);
+    if let Some(c) = v.get_mut("content").and_then(Value::as_object_mut) {
+        let answer = c
+            .get("answer")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        c.insert("answer".into(), Value::from(answer + &pad));
+    }
+    v.to_string().into_bytes()
 }
 
 /// The canonical answer of a `user.response` content: `data.selected` / `data.value` / a

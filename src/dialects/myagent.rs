@@ -37,9 +37,17 @@
 //! Sequence numbers (`seq` at the top level or in `metadata`, except heartbeats): an event
 //! whose `seq` was already applied is ignored (a replay after `user.reconnect`), a jump is a
 //! `sequence-gap` warning, and the highest one is what `user.ack` / `user.reconnect` send. They
-//! count per session: `agent.session_created` naming another `session_id` (a new session on the
-//! connection, not while a `user.reconnect` waits for its own session's events) starts them
-//! afresh.
+//! count per session, each session with its own window: `agent.session_created` naming another
+//! `session_id` while no turn runs and no `user.reconnect` waits (a new session on the
+//! connection) switches to that session's window.
+//!
+//! Sessions: the client's session is the first one named (or set). A frame of another session
+//! (`system.*` connection frames aside) is ignored with a `session-mismatch` warning: not
+//! applied, its `seq` neither acknowledged nor sent in `user.reconnect`. `system.error`
+//! `SESSION_NOT_FOUND` (a `user.reconnect` for a session the server forgot) ends the running
+//! turn `failed` with that reason ([`MyAgentDecoder::session_lost`]; the browser then ends the
+//! connection `failed`, code `session-lost`); a new session announced afterwards gets the next
+//! turn, never the old one.
 //! Order rules: `plan.step_completed`, `plan.completed` or `plan.validation_error` of a plan
 //! that never started (no `plan.start` in the turn) is an `out-of-order` warning, applied (the
 //! plan task is created then); so is a `solver.progress` / `solver.retry` /
@@ -57,8 +65,75 @@ use crate::events::{DiagCode, Severity};
 use crate::json::Value;
 use crate::state::SeenIds;
 
+/// The event that stands in for an `agent.final_answer` frame dropped for being larger than
+/// `maxEventBytes` ([`oversized_stand_in`]): its turn ends `failed` with the reason.
+pub const ANSWER_TOO_LARGE: &str = "agentwire.answer_too_large";
+
+/// A frame of `bytes` bytes was dropped for being over `limit` (`maxEventBytes`) before it was
+/// read: `head` and `tail` are its first and last characters (a few hundred; the huge member
+/// sits between them, whatever the key order). When they show an `agent.final_answer`, the
+/// frame that stands in for it (same `session_id` and `seq`): it ends the turn `failed`, saying
+/// why, instead of leaving it `working` forever; its `seq` counts as received, so a reconnect
+/// does not ask for the same frame again. `None` for any other frame (its loss is the
+/// `frame-too-large` diagnostic and, with a `seq`, the next event's `sequence-gap`).
+pub fn oversized_stand_in(bytes: usize, limit: usize, head: &str, tail: &str) -> Option<String> {
+    let find = |key: &str| scan_str(head, key).or_else(|| scan_str(tail, key));
+    if find("event")? != "agent.final_answer" {
+        return None;
+    }
+    let seq = scan_num(head, "seq").or_else(|| scan_num(tail, "seq"));
+    let mut e = Obj::new();
+    e.opt_str("session_id", find("session_id"))
+        .opt_str("step_id", find("step_id"))
+        .str("event", ANSWER_TOO_LARGE)
+        .opt_str("timestamp", find("timestamp"))
+        .str(
+            "content",
+            &format!(
+                "the final answer ({bytes} bytes or more) is larger than maxEventBytes ({limit} bytes): it was dropped"
+            ),
+        );
+    if let Some(n) = seq {
+        e.num("seq", n as f64);
+    }
+    Some(e.finish())
+}
+
+/// The string value of `"key": "…"` in a fragment of JSON text (no escapes in the value).
+fn scan_str<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let at = text.find(&format!("\"{key}\""))? + key.len() + 2;
+    let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find('"')?;
+    let v = rest.get(..end)?;
+    (!v.contains('\\')).then_some(v)
+}
+
+/// The non-negative integer of `"key": N` in a fragment of JSON text.
+fn scan_num(text: &str, key: &str) -> Option<u64> {
+    let at = text.find(&format!("\"{key}\""))? + key.len() + 2;
+    let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest.get(..end)?.parse().ok()
+}
+
 /// Sequence numbers remembered to recognise replays.
 const SEQ_WINDOW: usize = 4096;
+/// Sessions whose seq windows are kept besides the current one.
+const MAX_SESSIONS: usize = 4;
+
+/// The replay window and acknowledgement state of a session left.
+#[derive(Debug)]
+struct SeqWindow {
+    session: String,
+    scope: u64,
+    seen: SeenIds,
+    last_seq: Option<u64>,
+    acked_seq: Option<u64>,
+}
+
 /// Step ids (and tool call ids) remembered with the turn that first used them.
 const MAX_STEPS: usize = 4096;
 
@@ -80,8 +155,14 @@ pub struct MyAgentDecoder {
     /// Sessions seen on this connection before the current one (sequence numbers restart
     /// with each new session).
     sessions_before: u64,
+    /// The seq-window scope of the current session (`seq_scope` of its events).
+    scope: u64,
+    /// The seq windows of sessions left before (at most [`MAX_SESSIONS`]).
+    past: Vec<SeqWindow>,
     /// The session a `user.reconnect` is resuming, until one of its events arrives.
     resuming: Option<String>,
+    /// The server said it no longer knows the client's session (the reason).
+    session_lost: Option<String>,
     last_seq: Option<u64>,
     acked_seq: Option<u64>,
     unacked: u64,
@@ -106,6 +187,8 @@ pub struct MyAgentDecoder {
     solver_progress: f64,
     /// Running tool calls: call id → tool name.
     tools: Table<String>,
+    /// Tool call ids whose result came before the call (bounded).
+    early_results: Vec<String>,
     /// Tool calls so far (numbers the ids of calls that have none).
     tool_count: u64,
     last_tool: Option<String>,
@@ -121,6 +204,8 @@ pub struct MyAgentDecoder {
     /// `user.response` bodies sent since the last run event: the server may never have read
     /// them (a socket can die with the frame in it), so a `user.reconnect` sends them again.
     unconfirmed: Vec<String>,
+    /// A `user.message` is among [`Self::unconfirmed`].
+    message_unconfirmed: bool,
 }
 
 /// `user.response` bodies kept for a re-send.
@@ -134,7 +219,10 @@ impl Default for MyAgentDecoder {
             server_version: None,
             seen: SeenIds::new(SEQ_WINDOW),
             sessions_before: 0,
+            scope: 0,
+            past: Vec::new(),
             resuming: None,
+            session_lost: None,
             last_seq: None,
             acked_seq: None,
             unacked: 0,
@@ -153,6 +241,7 @@ impl Default for MyAgentDecoder {
             turn_tools: Vec::new(),
             solver_progress: 0.0,
             tools: Table::default(),
+            early_results: Vec::new(),
             tool_count: 0,
             last_tool: None,
             step_turns: Table::default(),
@@ -160,6 +249,7 @@ impl Default for MyAgentDecoder {
             cancel_sent: false,
             prepared: Vec::new(),
             unconfirmed: Vec::new(),
+            message_unconfirmed: false,
         }
     }
 }
@@ -290,6 +380,22 @@ impl MyAgentDecoder {
         &self.unconfirmed
     }
 
+    /// A `user.message` `body` went out: like an answer, it is sent again after a
+    /// `user.reconnect` until the server's first run event shows it was read.
+    pub fn note_unconfirmed(&mut self, body: &str) {
+        self.message_unconfirmed = true;
+        if self.unconfirmed.len() >= MAX_UNCONFIRMED {
+            self.unconfirmed.remove(0);
+        }
+        self.unconfirmed.push(body.to_owned());
+    }
+
+    /// A `user.message` went out and no run event followed yet (the transport treats a socket
+    /// that stays silent about it for `idleTimeoutMs` as stale: the server may have lost it).
+    pub fn message_unconfirmed(&self) -> bool {
+        self.message_unconfirmed
+    }
+
     /// The client sent `user.cancel`: the running turn ends `canceled` (MyAgent has no such
     /// state: its next failure is the cancel) and its confirmations expire.
     pub fn note_cancel(&mut self) {
@@ -334,12 +440,38 @@ impl MyAgentDecoder {
     /// The server announced a new session on this connection (`agent.session_created` with
     /// another `session_id`): sequence numbers start again, so the replay window and the
     /// acknowledgement state start afresh.
-    fn new_session(&mut self) {
-        self.sessions_before += 1;
-        self.seen = SeenIds::new(SEQ_WINDOW);
-        self.last_seq = None;
-        self.acked_seq = None;
+    /// Each session keeps its own window: the one left is kept (the last [`MAX_SESSIONS`]) and
+    /// found again if the server goes back to it.
+    fn new_session(&mut self, id: &str) {
+        let (fresh_scope, window) = match self.past.iter().position(|w| w.session == id) {
+            Some(i) => {
+                let w = self.past.remove(i);
+                (w.scope, Some(w))
+            }
+            None => {
+                self.sessions_before += 1;
+                (self.sessions_before, None)
+            }
+        };
+        let old = SeqWindow {
+            session: self.session_id.clone().unwrap_or_default(),
+            scope: self.scope,
+            seen: std::mem::replace(&mut self.seen, SeenIds::new(SEQ_WINDOW)),
+            last_seq: self.last_seq.take(),
+            acked_seq: self.acked_seq.take(),
+        };
+        if self.past.len() >= MAX_SESSIONS {
+            self.past.remove(0);
+        }
+        self.past.push(old);
         self.unacked = 0;
+        self.scope = fresh_scope;
+        if let Some(w) = window {
+            self.seen = w.seen;
+            self.last_seq = w.last_seq;
+            self.acked_seq = w.acked_seq;
+        }
+        self.session_id = Some(id.to_owned());
     }
 
     pub(crate) fn decode(&mut self, v: &Value<'_>, clock: &mut Clock, sink: &mut Sink<'_>) {
@@ -366,25 +498,53 @@ impl MyAgentDecoder {
             self.last_heartbeat = Some(ts);
             return;
         }
-        // A new session on this connection: announced by `agent.session_created`, and not
-        // while a `user.reconnect` waits for the events of the session it resumes (a new
-        // connection first streams a fresh session of its own).
+        // Whose frame is it? The client's session is the first one named (or the one set);
+        // another session's frame is ignored with a `session-mismatch` warning: not applied,
+        // not acknowledged, its `seq` not counted (so never sent in `user.reconnect`).
+        // Connection frames (`system.*`) name the connection's session and pass; a new
+        // session is adopted only when `agent.session_created` announces it while no turn of
+        // this session runs and no `user.reconnect` waits for this session's events.
         let session = get_str(Some(v), "session_id");
         if let Some(s) = session {
             if self.resuming.as_deref() == Some(s) {
                 self.resuming = None;
-            } else if event == "agent.session_created"
-                && self.resuming.is_none()
-                && self.session_id.as_deref().is_some_and(|known| known != s)
-            {
-                self.new_session();
+            }
+            match self.session_id.as_deref() {
+                None => self.session_id = Some(s.to_owned()),
+                Some(own) if own == s => {}
+                Some(own) => {
+                    let idle = self.resuming.is_none() && self.running_turn().is_none();
+                    if event == "agent.session_created" && idle {
+                        self.new_session(s);
+                    } else if !event.starts_with("system.") {
+                        let why = if event == "agent.session_created" {
+                            if self.resuming.is_some() {
+                                "a user.reconnect waits for this session's events"
+                            } else {
+                                "a turn of this session is running"
+                            }
+                        } else {
+                            "not applied, not acknowledged"
+                        };
+                        sink.warn(
+                            DiagCode::SessionMismatch,
+                            format!(
+                                "{event} of session {} ignored: this client's session is {} ({why})",
+                                crate::json::Quoted(s),
+                                crate::json::Quoted(own)
+                            ),
+                            "$.session_id",
+                        );
+                        return;
+                    }
+                }
             }
         }
         // Sequence numbers: replays are ignored, jumps reported.
         let seq = as_count(v.get("seq")).or_else(|| as_count(get(meta, "seq")));
         if let Some(seq) = seq {
             sink.out.seq = Some(seq);
-            sink.out.seq_scope = self.sessions_before;
+            sink.out.seq_scope = self.scope;
             if !self.seen.insert(&seq.to_string()) {
                 sink.out.duplicate = true;
                 return;
@@ -412,14 +572,7 @@ impl MyAgentDecoder {
             && event != "agent.user_confirm"
         {
             self.unconfirmed.clear();
-        }
-        if let Some(s) = session {
-            // A new connection's `system.connected` names a fresh server session; the client
-            // that had one resumes it with `user.reconnect`, so it keeps its own.
-            let fresh = event == "system.connected" && self.session_id.is_some();
-            if self.session_id.as_deref() != Some(s) && !fresh {
-                self.session_id = Some(s.to_owned());
-            }
+            self.message_unconfirmed = false;
         }
         let ctx = self
             .session_id
@@ -434,6 +587,10 @@ impl MyAgentDecoder {
             content,
             meta,
         };
+        if event == ANSWER_TOO_LARGE {
+            self.answer_too_large(&cx, sink);
+            return;
+        }
         if !self.validate(&cx, v, sink) {
             return;
         }
@@ -677,6 +834,7 @@ impl MyAgentDecoder {
         }
         self.cancel_sent = false;
         self.unconfirmed.clear();
+        self.message_unconfirmed = false;
     }
 
     fn status(
@@ -1148,9 +1306,19 @@ impl MyAgentDecoder {
                     Some(raw) => self.scoped("tool", raw),
                     None => format!("{turn}#tool-{}", self.tool_count),
                 };
-                self.tools.insert(&id, name.to_owned());
-                self.note_turn_tool(&id, true);
-                self.tools.bound(MAX_STEPS, |_, _| true);
+                // Its result came first (reordered): the call is done, not running.
+                let done = match self.early_results.iter().position(|x| *x == id) {
+                    Some(i) => {
+                        self.early_results.remove(i);
+                        true
+                    }
+                    None => false,
+                };
+                if !done {
+                    self.tools.insert(&id, name.to_owned());
+                    self.note_turn_tool(&id, true);
+                    self.tools.bound(MAX_STEPS, |_, _| true);
+                }
                 self.last_tool = Some(id.clone());
                 let mut e = Obj::event("tool-start", cx.ctx, &turn);
                 e.str("toolCallId", &id).str("toolName", name);
@@ -1180,8 +1348,18 @@ impl MyAgentDecoder {
                         (None, None) => format!("{turn}#tool-{}", self.tool_count + 1),
                     },
                 };
-                // The call ends: forget it (its name is only needed for this event).
-                let name = self.tools.remove(&id).unwrap_or_default();
+                // The call ends: forget it (its name is only needed for this event). A result
+                // before its call: the call, when it comes, brings the name and arguments.
+                let name = match self.tools.remove(&id) {
+                    Some(n) => n,
+                    None => {
+                        if self.early_results.len() >= MAX_STEPS {
+                            self.early_results.remove(0);
+                        }
+                        self.early_results.push(id.clone());
+                        String::new()
+                    }
+                };
                 self.note_turn_tool(&id, false);
                 let status = get_str(cx.content, "status").unwrap_or("success");
                 let ok = status != "failed";
@@ -1311,6 +1489,9 @@ impl MyAgentDecoder {
                     format!("system error {code}: {msg}"),
                     "$.content",
                 );
+                if code.contains("SESSION_NOT_FOUND") {
+                    self.session_not_found(cx, code, msg, sink);
+                }
             }
             other => {
                 sink.event(unknown_event(
@@ -1321,6 +1502,53 @@ impl MyAgentDecoder {
                 ));
             }
         }
+    }
+
+    /// `system.error` `SESSION_NOT_FOUND` (the answer to a `user.reconnect` for a session the
+    /// server forgot): the turn that was running cannot go on. It ends `failed` with the
+    /// reason (its parts first), and [`Self::session_lost`] tells the transport to stop; a
+    /// new session the server may announce next is never taken for the old turn.
+    fn session_not_found(&mut self, cx: &Cx<'_>, code: &str, msg: &str, sink: &mut Sink<'_>) {
+        let lost = self
+            .resuming
+            .take()
+            .or_else(|| self.session_id.clone())
+            .unwrap_or_default();
+        let why = format!(
+            "the server no longer knows session {} ({code}: {msg}): the turn cannot be resumed",
+            crate::json::Quoted(&lost)
+        );
+        if let Some(task) = self.running_turn().map(str::to_owned) {
+            sink.task = Some(task.clone());
+            self.end_unfinished(cx, &task, "failed", &why, sink);
+            let mut m = Obj::new();
+            m.str("reason", &why);
+            self.status(cx, &task, "failed", Some(&why), m, sink);
+            self.end_turn();
+        }
+        self.session_lost = Some(why);
+    }
+
+    /// The stand-in of a final answer dropped for its size ([`oversized_stand_in`]).
+    fn answer_too_large(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
+        let why = cx
+            .content
+            .and_then(Value::as_str)
+            .unwrap_or("the final answer was too large");
+        if let Some(task) = self.running_turn().map(str::to_owned) {
+            sink.task = Some(task.clone());
+            self.end_unfinished(cx, &task, "failed", why, sink);
+            let mut m = Obj::new();
+            m.str("reason", why);
+            self.status(cx, &task, "failed", Some(why), m, sink);
+            self.end_turn();
+        }
+    }
+
+    /// Why the client's session is gone (`SESSION_NOT_FOUND`), once the server said so: the
+    /// transport ends the connection `failed` with this reason.
+    pub fn session_lost(&self) -> Option<&str> {
+        self.session_lost.as_deref()
     }
 
     fn error_event(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {

@@ -293,12 +293,13 @@ fn myagent_keeps_its_session_across_a_new_system_connected() {
     assert_eq!(d.myagent().expect("myagent").session_id(), Some("s1"));
     let body = respond::resume(&mut d).expect("reconnect").body;
     assert!(body.contains(r#""session_id":"s1""#), "{body}");
-    // The session's own events still update it (the server moved the session).
+    // Another session's event does not move the client's session (issue 25: it is ignored
+    // with a `session-mismatch` warning).
     decode(
         &mut d,
         r#"{"session_id":"s3","event":"agent.thinking","content":"hm","seq":1}"#,
     );
-    assert_eq!(d.myagent().expect("myagent").session_id(), Some("s3"));
+    assert_eq!(d.myagent().expect("myagent").session_id(), Some("s1"));
 }
 
 #[test]

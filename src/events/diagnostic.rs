@@ -109,6 +109,12 @@ diag_codes! {
     /// A task ended while something under it was still going (a running tool, a working
     /// sub-task): that was ended too (tools `canceled`, sub-tasks `canceled`).
     LeftOpen = "left-open",
+    /// A MyAgent frame of another session than the client's: ignored (not applied, not
+    /// acknowledged, its `seq` not counted).
+    SessionMismatch = "session-mismatch",
+    /// A WebSocket frame larger than `maxEventBytes`: dropped (`sse-event-too-large` is the
+    /// SSE event's).
+    FrameTooLarge = "frame-too-large",
 }
 
 /// How bad a diagnostic is.

@@ -904,7 +904,26 @@ impl Store {
         if self.reject_if_terminal(t, &e.task_id, meta, ToolStart::KIND) {
             return;
         }
-        if self.tool_index.contains_key(e.tool_call_id.as_ref()) {
+        if let Some(&(tt, i)) = self.tool_index.get(e.tool_call_id.as_ref()) {
+            // Its progress or result came first (a placeholder with no start): the start
+            // still brings the call's name and arguments (issue 25: reordered tool events).
+            let early = self
+                .tasks
+                .get_mut(tt)
+                .and_then(|s| s.view.tools.get_mut(i))
+                .filter(|x| x.started_at.is_none());
+            if let Some(tool) = early {
+                if tool.name.is_empty() {
+                    tool.name = e.tool_name.to_string();
+                }
+                tool.arguments = RawJson::from_value(&e.arguments.0);
+                let m = e.metadata.as_ref();
+                tool.provider = meta_str(m, "provider");
+                tool.concurrent = meta_bool(m, "concurrent");
+                tool.started_at = Some(e.timestamp.to_string());
+                self.touch(tt);
+                return;
+            }
             let msg = format!("tool call {} already started: ignored", e.tool_call_id);
             self.diag(
                 DiagCode::ToolAlreadyFinished,

@@ -496,6 +496,34 @@ export const tests = {
     return detail;
   },
 
+  async eventsource_http_failures_are_told_apart_and_retried_like_fetch(aw) {
+    // Issue 25 item 8: EventSource hides the status; every failure was connect-failed (a 503
+    // not retried, a 401 not told apart, a 204 a failure). The status is now asked with fetch.
+    const tag = Math.random().toString(36).slice(2, 8);
+    const run = async (faults, name, extra = {}) => {
+      const client = new aw.AgentClient({
+        url: `/api/stream?scenario=quick&seed=9&speed=0&run=es-${name}-${tag}&faults=${faults}`,
+        transport: "eventsource", reconnect: FAST, ...extra,
+      });
+      const states = recordStates(client);
+      await until(() => ended(client), `the end (${faults})`, 10_000).catch(() => {});
+      const c = client.connection;
+      const root = client.getSnapshot().roots[0];
+      client.close();
+      return { got: [c.state, c.code ?? null, root?.status ?? null], reason: c.reason, states: states.join(" → ") };
+    };
+    const r503 = await run("status=503:2", "503");
+    eq(r503.got, ["closed", null, "completed"], `503 twice, then the stream: retried (${r503.states}; ${r503.reason})`);
+    const r401 = await run("status=401", "401");
+    eq(r401.got, ["failed", "unauthorized", null], `401 (${r401.reason})`);
+    assert(/HTTP 401/.test(r401.reason) && /EventSource hides the status/.test(r401.reason), `the reason says how it was learned: ${r401.reason}`);
+    const r204 = await run("status=204", "204");
+    eq(r204.got, ["closed", null, null], `204: the server says stop (${r204.reason})`);
+    const r500 = await run("status=500", "500", { reconnect: { ...FAST, maxAttempts: 2 } });
+    eq(r500.got, ["failed", "gave-up", null], `500 every time: retried, then gave up (${r500.states}; ${r500.reason})`);
+    return [r503, r401, r204, r500].map((r) => r.reason).join(" | ");
+  },
+
   async complete_auth_and_cancel_after_close_are_refused(aw) {
     const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=31&speed=0&run=close-auth" });
     let asked = null;

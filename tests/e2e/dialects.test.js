@@ -862,6 +862,113 @@ export const tests = {
     return states.join(" → ");
   },
 
+  // --- MyAgent on a hostile socket (issue 25, item 7)
+
+  async myagent_frames_of_another_session_are_ignored(aw) {
+    // Fault foreignSession: after the first run event, frames of session intruder-… with the
+    // seq numbers this session uses next (a tool rm_rf, a final answer "not yours").
+    const q = `scenario=quick&seed=7&speed=0`;
+    const ref = new aw.AgentClient({ url: `${WS}/api/myagent/ws?${q}`, dialect: "myagent", message: "go", reconnect: FAST });
+    await until(() => ended(ref), "the clean run");
+    const client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?${q}&faults=foreignSession`, dialect: "myagent", message: "go", reconnect: FAST });
+    const states = recordStates(client);
+    await until(() => ended(client), "the run", 10_000).catch(() => {});
+    const snap = client.getSnapshot(), clean = ref.getSnapshot();
+    const tools = snap.tasks.flatMap((t) => t.tools.map((x) => x.name));
+    const mismatch = snap.diagnostics.filter((d) => d.code === "session-mismatch");
+    const got = {
+      state: client.connection.state,
+      status: snap.roots.at(-1)?.status,
+      content: snap.roots.at(-1)?.content,
+      rmrf: tools.includes("rm_rf"),
+      mismatch: mismatch.length,
+      duplicates: snap.stats?.duplicatesIgnored,
+    };
+    const want = { state: "closed", status: clean.roots.at(-1)?.status, content: clean.roots.at(-1)?.content, rmrf: false, mismatch: 2, duplicates: clean.stats?.duplicatesIgnored };
+    client.close();
+    ref.close();
+    eq(got, want, `another session's frames (states ${states.join(" → ")})`);
+    return mismatch.map((d) => d.message).join("; ");
+  },
+
+  async myagent_a_session_the_server_forgot_fails_the_turn_visibly(aw) {
+    // Faults drop=3 (the first socket is cut) and forgetSession (user.reconnect answered with
+    // ERR_SESSION_NOT_FOUND, then agent.session_created of a new session).
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&faults=drop=3,forgetSession`,
+      dialect: "myagent", message: "go", reconnect: FAST,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "the end", 10_000).catch(() => {});
+    const snap = client.getSnapshot();
+    const root = snap.roots[0];
+    const got = {
+      state: client.connection.state,
+      code: client.connection.code ?? null,
+      status: root?.status,
+      roots: snap.roots.length,
+      why: /no longer knows session/.test(root?.history.at(-1)?.message ?? "") || /no longer knows session/.test(JSON.stringify(root ?? {})),
+    };
+    client.close();
+    eq(got, { state: "failed", code: "session-lost", status: "failed", roots: 1, why: true }, `after the forgotten session (states ${states.join(" → ")})`);
+    return states.join(" → ");
+  },
+
+  async myagent_a_message_lost_with_its_socket_is_sent_again_after_the_reconnect(aw) {
+    // Fault loseMessage: the first user.message goes into a socket the server cuts unread.
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&faults=loseMessage`,
+      dialect: "myagent", message: "go", reconnect: FAST,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "the run", 10_000).catch(() => {});
+    const root = client.getSnapshot().roots.at(-1);
+    const got = { state: client.connection.state, status: root?.status ?? null, reconnected: states.some((s) => s.startsWith("reconnecting")) };
+    client.close();
+    eq(got, { state: "closed", status: "completed", reconnected: true }, `after the lost message (states ${states.join(" → ")})`);
+    return states.join(" → ");
+  },
+
+  async myagent_a_message_the_server_ignores_is_sent_again_after_a_stale_socket(aw) {
+    // Fault ignoreMessage: the server reads the first user.message and does nothing; the socket
+    // stays open with heartbeats (every 100 ms). With no run event for idleTimeoutMs after the
+    // message, the socket is stale and the reconnect sends the message again.
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&heartbeat=100&faults=ignoreMessage`,
+      dialect: "myagent", message: "go", reconnect: FAST, idleTimeoutMs: 600,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "the run", 10_000).catch(() => {});
+    const root = client.getSnapshot().roots.at(-1);
+    const got = { state: client.connection.state, status: root?.status ?? null, said: states.some((s) => /after user\.message/.test(s)) };
+    client.close();
+    eq(got, { state: "closed", status: "completed", said: true }, `after the ignored message (states ${states.join(" → ")})`);
+    return states.join(" → ");
+  },
+
+  async myagent_an_oversized_final_answer_fails_the_turn_with_a_frame_diagnostic(aw) {
+    // Fault hugeAnswer=2: the final answer frame is 2 MiB, maxEventBytes 1 MiB.
+    const client = new aw.AgentClient({
+      url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&faults=hugeAnswer=2`,
+      dialect: "myagent", message: "go", reconnect: FAST, maxEventBytes: 1 << 20, maxLineBytes: 1 << 20,
+    });
+    const states = recordStates(client);
+    await until(() => ended(client), "the end", 15_000).catch(() => {});
+    const snap = client.getSnapshot();
+    const root = snap.roots.at(-1);
+    const codes = snap.diagnostics.map((d) => d.code);
+    const got = {
+      state: client.connection.state,
+      status: root?.status ?? null,
+      why: /larger than maxEventBytes/.test(JSON.stringify(root ?? {})),
+      frame: codes.includes("frame-too-large"),
+      sse: codes.includes("sse-event-too-large"),
+    };
+    client.close();
+    eq(got, { state: "closed", status: "failed", why: true, frame: true, sse: false }, `codes ${codes}; states ${states.join(" → ")}`);
+    return `${codes}; ${states.join(" → ")}`;
+  },
+
   async myagent_cancel_of_a_task_that_is_not_the_running_turn_sends_nothing(aw) {
     // user.cancel carries no task id: it stops the session's current operation. Cancelling a
     // plan step (a sub-task) or an earlier, finished turn must not stop the running turn.

@@ -4,12 +4,20 @@
 //! pace), at most `reconnect.maxAttempts` times in a row without a message (`reconnect: false`:
 //! never), then the state is `failed` with code `gave-up`; each
 //! message is re-framed as SSE and fed to the store with its id, so replayed events are
-//! recognised. `EventSource` hides HTTP statuses: when it gives up (an HTTP error or a wrong
-//! content type) the state becomes `failed` with code `connect-failed`. When the stream ends
+//! recognised. `EventSource` hides HTTP statuses: when it gives up (an HTTP error status, a
+//! wrong content type, a 204) agentwire asks the same URL once more with `fetch` (GET, the same
+//! credentials mode, `Accept: text/event-stream`; the body is not read) to learn the status,
+//! and then does what the fetch transport does with it ([`classify_response`]): 408, 429 and
+//! most 5xx are retried with the reconnect policy (a new `EventSource`, `Retry-After` as a
+//! floor), 401/403 fail `unauthorized`, other errors `http-error`, a wrong type
+//! `bad-content-type`, 204 closes. When that request fails too (CORS, network), the state is
+//! `failed` with code `connect-failed` and a reason saying the browser hid the status. When the stream ends
 //! and every root task is terminal the source is closed, so the browser does not reconnect to
 //! a finished run.
 
 use super::{Shared, CLOSED, FAILED, OPEN, RECONNECTING};
+use crate::browser::global::{fetch_request, now_ms};
+use crate::client::reconnect::{classify_response, ResponseVerdict};
 use crate::events::KINDS;
 use std::cell::Cell;
 use std::rc::{Rc, Weak};
@@ -129,11 +137,11 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
                 .and_then(|t| t.dyn_into::<web_sys::EventSource>().ok())
                 .is_some_and(|s| s.ready_state() == web_sys::EventSource::CLOSED);
             if closed {
-                sh.shutdown(
-                    FAILED,
-                    "the EventSource gave up (an HTTP error status or a wrong content type)",
-                    Some("connect-failed"),
-                );
+                // Close it now (its listeners go with it), then learn why it gave up.
+                if let Ok(mut c) = sh.conn.try_borrow_mut() {
+                    drop(c.es.take());
+                }
+                wasm_bindgen_futures::spawn_local(after_give_up(sh));
             } else if sh.run_finished() {
                 // The server ended the stream of a finished run: do not let the browser
                 // reconnect to it.
@@ -164,6 +172,99 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
         }),
     )?;
     Ok(h)
+}
+
+/// What the browser's `EventSource` does not say when it gives up.
+const HIDDEN: &str = "the EventSource gave up, and the browser does not say why (an HTTP error \
+status, a wrong content type or 204 look the same)";
+
+/// The status of the stream URL, asked with `fetch` (the body is not read): `Err` with why
+/// when that request failed too.
+async fn probe(sh: &Shared) -> Result<(u16, Option<String>, Option<String>), String> {
+    let init = web_sys::RequestInit::new();
+    init.set_method("GET");
+    init.set_credentials(if sh.opts.credentials.as_deref() == Some("include") {
+        web_sys::RequestCredentials::Include
+    } else {
+        web_sys::RequestCredentials::SameOrigin
+    });
+    let headers = web_sys::Headers::new().map_err(|e| super::fetch::js_message(&e))?;
+    let _ = headers.set("Accept", "text/event-stream");
+    init.set_headers(&headers);
+    let abort = web_sys::AbortController::new().ok();
+    if let Some(a) = &abort {
+        init.set_signal(Some(&a.signal()));
+    }
+    let req = web_sys::Request::new_with_str_and_init(&sh.opts.url, &init)
+        .map_err(|e| super::fetch::js_message(&e))?;
+    let resp = wasm_bindgen_futures::JsFuture::from(fetch_request(&req))
+        .await
+        .map_err(|e| super::fetch::js_message(&e))?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| "fetch did not return a Response".to_owned())?;
+    let h = resp.headers();
+    let out = (
+        resp.status(),
+        h.get("content-type").ok().flatten(),
+        h.get("retry-after").ok().flatten(),
+    );
+    if let Some(a) = abort {
+        a.abort();
+    }
+    Ok(out)
+}
+
+/// The `EventSource` gave up: asks for the status and ends, retries or closes as the fetch
+/// transport would for it.
+async fn after_give_up(sh: Rc<Shared>) {
+    if sh.ended() {
+        return;
+    }
+    let probed = probe(&sh).await;
+    if sh.ended() {
+        return;
+    }
+    let (status, ct, retry_after) = match probed {
+        Ok(p) => p,
+        Err(e) => {
+            sh.shutdown(
+                FAILED,
+                &format!("{HIDDEN}; a fetch of the same URL to learn the status failed: {e}"),
+                Some("connect-failed"),
+            );
+            return;
+        }
+    };
+    let learned = format!("the EventSource gave up; the same URL answers HTTP {status} (asked with fetch: EventSource hides the status)");
+    let (reason, retry_after_ms) =
+        match classify_response(status, ct.as_deref(), retry_after.as_deref(), now_ms()) {
+            ResponseVerdict::Stop => {
+                sh.shutdown(
+                    CLOSED,
+                    &format!("{learned}: 204 No Content, not reconnecting"),
+                    None,
+                );
+                return;
+            }
+            ResponseVerdict::Fail { code, message } => {
+                sh.shutdown(FAILED, &format!("{learned}: {message}"), Some(code));
+                return;
+            }
+            ResponseVerdict::Retry {
+                reason,
+                retry_after_ms,
+            } => (format!("{learned} ({reason})"), retry_after_ms),
+            // It streams now: the failure was passing.
+            ResponseVerdict::Open => (learned, None),
+        };
+    let mut attempt = sh.conn.try_borrow().map(|c| c.attempt).unwrap_or(0);
+    if sh
+        .back_off(&mut attempt, false, &reason, None, retry_after_ms)
+        .await
+    {
+        open(&sh);
+    }
 }
 
 impl EsHandle {

@@ -183,6 +183,8 @@ pub struct Shared {
     /// MyAgent: the `message` option went out as `user.message` (on whichever socket first
     /// knew the session).
     pub message_sent: Cell<bool>,
+    /// MyAgent: when `user.message` last went out (`monotonic_ms`).
+    pub message_at: Cell<f64>,
     /// AG-UI: the thread and the answers collected for its interrupts.
     pub ag_ui: ag_ui::Driver,
     /// AI SDK: the chat and the stop in progress.
@@ -221,6 +223,7 @@ impl Shared {
             running: Cell::new(false),
             rpc_stream: Cell::new(false),
             message_sent: Cell::new(false),
+            message_at: Cell::new(0.0),
             ag_ui: ag_ui::Driver::default(),
             ai_sdk: ai_sdk::Driver::default(),
             #[cfg(feature = "a2a")]

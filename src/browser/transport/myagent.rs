@@ -50,6 +50,9 @@ pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
     if let Ok(Some((body, again))) = body {
         if socket.send_with_str(&body).is_ok() {
             h.sent.set(true);
+            if !again.is_empty() {
+                sh.message_at.set(crate::browser::global::monotonic_ms());
+            }
             for a in again {
                 let _ = socket.send_with_str(&a);
             }
@@ -77,8 +80,43 @@ pub fn first_message(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
     if let Ok(Some(out)) = body {
         if socket.send_with_str(&out.body).is_ok() {
             sh.message_sent.set(true);
+            sh.message_at.set(crate::browser::global::monotonic_ms());
+            // Until the server's first run event, the message may have died with the socket
+            // (or been lost): a `user.reconnect` sends it again, as it does an answer.
+            let _ = sh.store.with_session_mut(|s| {
+                if let Some(m) = s.dialect_parts().and_then(|(d, _)| d.myagent()) {
+                    m.note_unconfirmed(&out.body);
+                }
+            });
         }
     }
+}
+
+/// A frame of `bytes` bytes was dropped for being over `maxEventBytes`; `head` and `tail` are
+/// its first and last characters. A dropped `agent.final_answer` is replaced by the event
+/// that ends its turn `failed` with the reason ([`crate::dialects::myagent::oversized_stand_in`]).
+pub fn oversized(sh: &Shared, bytes: usize, head: &str, tail: &str) {
+    if sh.dialect() != Some(Dialect::MyAgent) {
+        return;
+    }
+    let limit = sh
+        .store
+        .with_session(|s| s.max_event_bytes())
+        .unwrap_or(usize::MAX);
+    if let Some(e) = crate::dialects::myagent::oversized_stand_in(bytes, limit, head, tail) {
+        let _ = sh.push(&e);
+    }
+}
+
+/// Why the server no longer knows the client's session (`SESSION_NOT_FOUND`), once it said so.
+pub fn session_lost(sh: &Shared) -> Option<String> {
+    sh.store
+        .with_session_mut(|s| {
+            let (d, _) = s.dialect_parts()?;
+            d.myagent()?.session_lost().map(str::to_owned)
+        })
+        .ok()
+        .flatten()
 }
 
 /// Sends `user.ack` when at least `min` events arrived since the last one.
@@ -93,4 +131,19 @@ pub fn ack(sh: &Shared, socket: &web_sys::WebSocket, min: u64) {
     if let Ok(Some(body)) = body {
         let _ = socket.send_with_str(&body);
     }
+}
+
+/// A `user.message` went out (or again) and no run event followed for `ms` milliseconds, while
+/// frames (heartbeats) kept coming: the server may have lost it.
+pub fn message_unanswered(sh: &Shared, ms: f64) -> bool {
+    let waiting = sh
+        .store
+        .with_session_mut(|s| {
+            let (d, _) = s.dialect_parts()?;
+            Some(d.myagent()?.message_unconfirmed())
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(false);
+    waiting && crate::browser::global::monotonic_ms() - sh.message_at.get() >= ms
 }

@@ -19,3 +19,16 @@ pub fn first_message(_sh: &Shared, _socket: &web_sys::WebSocket, _h: &Hello) {}
 
 /// No `user.ack`.
 pub fn ack(_sh: &Shared, _socket: &web_sys::WebSocket, _min: u64) {}
+
+/// No stand-in for a dropped frame.
+pub fn oversized(_sh: &Shared, _bytes: usize, _head: &str, _tail: &str) {}
+
+/// No session to lose.
+pub fn session_lost(_sh: &Shared) -> Option<String> {
+    None
+}
+
+/// No `user.message` to wait for.
+pub fn message_unanswered(_sh: &Shared, _ms: f64) -> bool {
+    false
+}

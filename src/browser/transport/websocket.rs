@@ -123,6 +123,11 @@ pub async fn run(sh: Rc<Shared>) {
         if sh.ended() {
             return;
         }
+        if let Some(why) = myagent::session_lost(&sh) {
+            let _ = sh.store.finish();
+            sh.shutdown(FAILED, &why, Some("session-lost"));
+            return;
+        }
         if sh.run_finished() {
             let _ = sh.store.finish();
             sh.shutdown(CLOSED, "the run finished", None);
@@ -183,17 +188,37 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
                 .store
                 .with_session(|s| s.max_event_bytes())
                 .unwrap_or(usize::MAX);
+            // A dropped frame keeps its first and last characters (MyAgent: a dropped final
+            // answer ends its turn, see `myagent::oversized`).
+            const ENDS: u32 = 512;
             let text = if let Some(s) = data.dyn_ref::<js_sys::JsString>() {
                 let units = s.length() as usize;
                 let t = (units <= max).then(|| String::from(s));
+                let ends = || {
+                    let n = s.length();
+                    (
+                        String::from(s.slice(0, ENDS.min(n))),
+                        String::from(s.slice(n.saturating_sub(ENDS), n)),
+                    )
+                };
                 match t {
                     Some(t) if t.len() <= max => Ok(t),
-                    Some(t) => Err(t.len()),
-                    None => Err(units),
+                    Some(t) => Err((t.len(), ends())),
+                    None => Err((units, ends())),
                 }
             } else {
                 match data.dyn_into::<js_sys::ArrayBuffer>() {
-                    Ok(buf) if buf.byte_length() as usize > max => Err(buf.byte_length() as usize),
+                    Ok(buf) if buf.byte_length() as usize > max => {
+                        let n = buf.byte_length();
+                        let part = |from: u32, len: u32| {
+                            let b = js_sys::Uint8Array::new_with_byte_offset_and_length(
+                                &buf, from, len,
+                            );
+                            String::from_utf8_lossy(&b.to_vec()).into_owned()
+                        };
+                        let k = ENDS.min(n);
+                        Err((n as usize, (part(0, k), part(n - k, k))))
+                    }
                     Ok(buf) => Ok(
                         String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec())
                             .into_owned(),
@@ -207,12 +232,21 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
             }
             let text = match text {
                 Ok(t) => t,
-                Err(bytes) => {
+                Err((bytes, (head, tail))) => {
                     let _ = sh.store.frame_too_large(bytes);
+                    if myagent {
+                        myagent::oversized(&sh, bytes, &head, &tail);
+                    }
                     return;
                 }
             };
             let _ = sh.push(&text);
+            if myagent && myagent::session_lost(&sh).is_some() {
+                // The server forgot the session: nothing more comes for this client (the
+                // loop ends the connection `failed` once this socket closed).
+                let _ = sock.close_with_code_and_reason(1000, "session lost");
+                return;
+            }
             if myagent {
                 myagent::hello(&sh, &sock, &hl);
                 myagent::first_message(&sh, &sock, &hl);
@@ -247,15 +281,21 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         socket.set_onclose(Some(r));
     }
     let stale = Rc::new(Cell::new(false));
+    let unanswered = Rc::new(Cell::new(false));
     let idle_ms = sh.opts.idle_timeout_ms;
     let _idle = (idle_ms > 0.0).then(|| {
         let w = weak.clone();
         let stale = stale.clone();
+        let unanswered = unanswered.clone();
         let resolve = resolve.clone();
         Interval::new((idle_ms / 4.0).max(50.0), move || {
             let Some(sh) = w.upgrade() else { return };
             let last = sh.conn.try_borrow().map(|c| c.last_bytes_ms).unwrap_or(0.0);
-            if !stale.get() && monotonic_ms() - last >= idle_ms {
+            // MyAgent: heartbeats but nothing for the user.message sent: the server may
+            // have lost it; the next socket's user.reconnect sends it again.
+            let lost = myagent && myagent::message_unanswered(&sh, idle_ms);
+            if !stale.get() && (monotonic_ms() - last >= idle_ms || lost) {
+                unanswered.set(lost);
                 stale.set(true);
                 if let Some(r) = &resolve {
                     let _ = r.call0(&JsValue::NULL);
@@ -280,7 +320,15 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         });
     }
     let ev = JsFuture::from(closed).await.ok();
-    let (code, reason) = if stale.get() {
+    let (code, reason) = if unanswered.get() {
+        (
+            4000,
+            format!(
+                "stale: no run event for {} ms after user.message (the server may have lost it: sent again after the reconnect)",
+                crate::json::Num(idle_ms)
+            ),
+        )
+    } else if stale.get() {
         (
             4000,
             format!(
