@@ -428,6 +428,9 @@ const tests = {
     assert(convo.includes("A copy was sent to finance@example.com."), `the answer in the conversation: ${convo.slice(-300)}`);
     eq(await page.locator("#conversation-task option").count(), 3, "three runs to pick from");
     assert((await finishedAnswer(page)).includes("A copy was sent to finance@example.com."), "the answer panel shows the last run's answer");
+    // STEP_* and CUSTOM change no state: the protocol events panel lists them as they came.
+    const kinds = await page.locator("#protocol-events-list li").evaluateAll((ls) => ls.map((l) => l.dataset.kind));
+    assert(kinds.includes("ag-ui:step-started") && kinds.includes("ag-ui:custom"), `steps and custom events shown: ${kinds.slice(0, 10)}`);
     await page.locator("#shared-state summary").click();
     const state = JSON.parse(await page.locator("#shared-state-json").innerText());
     eq(state.run.scenario, "main", "sharedState.run.scenario");

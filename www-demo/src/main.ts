@@ -20,6 +20,7 @@ import { diagnosticsPanel } from "./panels/diagnostics";
 import { requestsPanel } from "./panels/requests";
 import { tasksPanel } from "./panels/tasks";
 import { thoughtsPanel } from "./panels/thoughts";
+import { eventsPanel } from "./panels/events";
 import { toolsPanel } from "./panels/tools";
 
 /** The run on screen: its client and how to tear it down. */
@@ -52,6 +53,7 @@ function startRun(settings: RunSettings): void {
     artifacts: artifactsPanel(client),
     tasks: tasksPanel(),
     thoughts: thoughtsPanel(),
+    events: eventsPanel(client),
     connection: connectionPanel(client, runId),
     diagnostics: diagnosticsPanel(),
   };
@@ -95,6 +97,7 @@ function startRun(settings: RunSettings): void {
       panels.artifacts.dispose(); // revokes the Blob URLs
       panels.thoughts.dispose(); // removes its listeners from the page's verbosity switch
       panels.conversation.dispose();
+      panels.events.dispose();
     },
   };
 }
