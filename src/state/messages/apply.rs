@@ -92,6 +92,31 @@ impl Store {
         slot.offsets_capped = true;
     }
 
+    /// The index of message `id` in task `t`; `None` with a `message-not-started` warning
+    /// when the task has no such message (`kind`: the event that needed it).
+    fn started_message(
+        &mut self,
+        t: usize,
+        id: &str,
+        task: &str,
+        meta: &EventMeta<'_>,
+        kind: &str,
+    ) -> Option<usize> {
+        let found = self.message_of(t, id);
+        if found.is_none() {
+            let msg = format!("{kind} for message {id} that never started: ignored");
+            self.message_diag(
+                DiagCode::MessageNotStarted,
+                msg,
+                "$.messageId",
+                task,
+                meta,
+                kind,
+            );
+        }
+        found
+    }
+
     pub(super) fn message_diag(
         &mut self,
         code: DiagCode,
@@ -141,19 +166,9 @@ impl Store {
         let Some(t) = self.message_task(&e.task_id, &e.context_id, meta, MessageDelta::KIND) else {
             return;
         };
-        let Some(i) = self.message_of(t, &e.message_id) else {
-            let msg = format!(
-                "message-delta for message {} that never started: ignored",
-                e.message_id
-            );
-            return self.message_diag(
-                DiagCode::MessageNotStarted,
-                msg,
-                "$.messageId",
-                &e.task_id,
-                meta,
-                MessageDelta::KIND,
-            );
+        let Some(i) = self.started_message(t, &e.message_id, &e.task_id, meta, MessageDelta::KIND)
+        else {
+            return;
         };
         let max = self.limits.max_content_bytes;
         let Some(slot) = self.touch(t) else {
@@ -207,19 +222,9 @@ impl Store {
         let Some(t) = self.message_task(&e.task_id, &e.context_id, meta, MessageEnd::KIND) else {
             return;
         };
-        let Some(i) = self.message_of(t, &e.message_id) else {
-            let msg = format!(
-                "message-end for message {} that never started: ignored",
-                e.message_id
-            );
-            return self.message_diag(
-                DiagCode::MessageNotStarted,
-                msg,
-                "$.messageId",
-                &e.task_id,
-                meta,
-                MessageEnd::KIND,
-            );
+        let Some(i) = self.started_message(t, &e.message_id, &e.task_id, meta, MessageEnd::KIND)
+        else {
+            return;
         };
         let metadata = e.metadata.as_ref().map(|m| RawJson::from_value(&m.0));
         if let Some(m) = self.touch(t).and_then(|s| s.view.messages.get_mut(i)) {
@@ -296,19 +301,8 @@ impl Store {
         let Some(t) = self.message_task(&e.task_id, &e.context_id, meta, kind) else {
             return;
         };
-        let Some(i) = self.message_of(t, &e.message_id) else {
-            let msg = format!(
-                "message-part for message {} that never started: ignored",
-                e.message_id
-            );
-            return self.message_diag(
-                DiagCode::MessageNotStarted,
-                msg,
-                "$.messageId",
-                &e.task_id,
-                meta,
-                kind,
-            );
+        let Some(i) = self.started_message(t, &e.message_id, &e.task_id, meta, kind) else {
+            return;
         };
         if e.part.get("type").and_then(Value::as_str).is_none() {
             let msg = "message-part: a part is an object with a string type: ignored".to_owned();
@@ -326,19 +320,8 @@ impl Store {
         let Some(t) = self.message_task(&e.task_id, &e.context_id, meta, kind) else {
             return;
         };
-        let Some(i) = self.message_of(t, &e.message_id) else {
-            let msg = format!(
-                "message-cut for message {} that never started: ignored",
-                e.message_id
-            );
-            return self.message_diag(
-                DiagCode::MessageNotStarted,
-                msg,
-                "$.messageId",
-                &e.task_id,
-                meta,
-                kind,
-            );
+        let Some(i) = self.started_message(t, &e.message_id, &e.task_id, meta, kind) else {
+            return;
         };
         let cut = self
             .tasks
