@@ -531,6 +531,68 @@ impl StreamArgs {
     }
 }
 
+/// What a conversation endpoint (`/api/ag-ui`, `/api/ai-sdk/chat`) reads from its query: the
+/// stream arguments, the scenario, the faults (as written and parsed, checked by the
+/// endpoint's `check`) and the bulk event count; or the error response to send (boxed: a
+/// response is large).
+pub(crate) struct ConversationQuery {
+    pub args: StreamArgs,
+    pub scenario: Scenario,
+    pub faults_str: String,
+    pub faults: Faults,
+    pub events: u64,
+}
+
+pub(crate) fn conversation_query(
+    query: Option<&str>,
+    check: fn(&Faults) -> Result<(), String>,
+) -> Result<ConversationQuery, Box<Response<RespBody>>> {
+    let q = Query::parse(query);
+    let args =
+        StreamArgs::from_query(&q).map_err(|e| Box::new(error(StatusCode::BAD_REQUEST, e)))?;
+    let scenario = match args.scenario.as_deref().map(Scenario::from_id) {
+        None => Scenario::Quick,
+        Some(Some(s)) => s,
+        Some(None) => return Err(Box::new(error(StatusCode::NOT_FOUND, "unknown scenario"))),
+    };
+    let faults_str = args.faults.clone().unwrap_or_default();
+    let faults = Faults::parse(&faults_str)
+        .and_then(|f| check(&f).map(|()| f))
+        .map_err(|e| Box::new(error(StatusCode::BAD_REQUEST, format!("faults: {e}"))))?;
+    let events = args.events.unwrap_or(1000);
+    if !(bulk::MIN_EVENTS..=bulk::MAX_EVENTS).contains(&events) {
+        return Err(Box::new(error(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "events: {events} is outside {}..={}",
+                bulk::MIN_EVENTS,
+                bulk::MAX_EVENTS
+            ),
+        )));
+    }
+    Ok(ConversationQuery {
+        args,
+        scenario,
+        faults_str,
+        faults,
+        events,
+    })
+}
+
+/// The `status` fault of a conversation endpoint, counted per conversation (`key`): the
+/// response to send while it applies.
+pub(crate) fn conversation_status_fault(
+    app: &crate::App,
+    faults: &Faults,
+    key: &str,
+) -> Option<Response<RespBody>> {
+    let st = faults.status?;
+    let n = app.runs.attempt(key);
+    st.count
+        .is_none_or(|c| n < c)
+        .then(|| status_fault_response(st))
+}
+
 pub(crate) fn status_fault_response(st: StatusFault) -> Response<RespBody> {
     let code = StatusCode::from_u16(st.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut r = if code == StatusCode::NO_CONTENT {

@@ -33,9 +33,11 @@ pub mod stream;
 
 use crate::dialects::ai_sdk::{AiSdkEncoder, AskKind, Pending};
 use crate::faults::Faults;
-use crate::http::{error, read_json, status_fault_response, Query, RespBody, StreamArgs};
+use crate::http::{
+    conversation_query, conversation_status_fault, error, read_json, ConversationQuery, Query,
+    RespBody,
+};
 use crate::run::{lock, Run, RunSpec};
-use crate::scenarios::{bulk, Scenario};
 use crate::App;
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderName, HeaderValue};
@@ -287,33 +289,17 @@ fn stream_response(body: RespBody, run_id: &str, close: bool) -> Response<RespBo
 
 /// `POST /api/ai-sdk/chat`.
 pub async fn handle(app: &App, req: Request<Incoming>) -> Response<RespBody> {
-    let q = Query::parse(req.uri().query());
     let close = wants_close(req.headers());
-    let args = match StreamArgs::from_query(&q) {
-        Ok(a) => a,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    let ConversationQuery {
+        args,
+        scenario,
+        faults_str,
+        faults,
+        events,
+    } = match conversation_query(req.uri().query(), check_faults) {
+        Ok(c) => c,
+        Err(r) => return *r,
     };
-    let scenario = match args.scenario.as_deref().map(Scenario::from_id) {
-        None => Scenario::Quick,
-        Some(Some(s)) => s,
-        Some(None) => return error(StatusCode::NOT_FOUND, "unknown scenario"),
-    };
-    let faults_str = args.faults.clone().unwrap_or_default();
-    let faults = match Faults::parse(&faults_str).and_then(|f| check_faults(&f).map(|()| f)) {
-        Ok(f) => f,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("faults: {e}")),
-    };
-    let events = args.events.unwrap_or(1000);
-    if !(bulk::MIN_EVENTS..=bulk::MAX_EVENTS).contains(&events) {
-        return error(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "events: {events} is outside {}..={}",
-                bulk::MIN_EVENTS,
-                bulk::MAX_EVENTS
-            ),
-        );
-    }
     let body = match read_json(req).await {
         Ok(Some(b)) => b,
         Ok(None) => {
@@ -333,11 +319,8 @@ pub async fn handle(app: &App, req: Request<Incoming>) -> Response<RespBody> {
             )
         }
     };
-    if let Some(st) = faults.status {
-        let n = app.runs.attempt(&format!("ai-sdk:{}", input.id));
-        if st.count.is_none_or(|c| n < c) {
-            return status_fault_response(st);
-        }
+    if let Some(r) = conversation_status_fault(app, &faults, &format!("ai-sdk:{}", input.id)) {
+        return r;
     }
     let seed = args.seed.unwrap_or(1);
     let speed = args.speed.unwrap_or(app.config.default_speed);
