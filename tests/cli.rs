@@ -157,3 +157,26 @@ fn frames_over_the_browsers_max_event_bytes_are_dropped_as_the_browser_does() {
     assert_eq!(lines[2]["event"]["taskId"], "t3");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn help_prints_the_synopsis_to_stdout_and_succeeds() {
+    // docs/cli.md quotes this output (scripts/docs-check.mjs compares them).
+    for flag in ["--help", "-h"] {
+        let out = bin().arg(flag).output().expect("run");
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(text.starts_with("agentwire sse "), "{flag}: {text}");
+        for flag in [
+            "--dialect NAME",
+            "--frames",
+            "--last-event-id ID",
+            "--split-at",
+            "--chunk-size",
+        ] {
+            assert!(text.contains(flag), "--help lacks {flag}: {text}");
+        }
+    }
+    // Also after a command, without reading stdin.
+    let out = bin().args(["state", "--help"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0));
+}

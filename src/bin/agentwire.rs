@@ -12,7 +12,9 @@
 //! `--dialect` (`canonical`, the default, `auto`, `a2a`, `acp`, `unified`, `myagent`, `ag-ui`, `ai-sdk`) decodes another
 //! protocol into canonical events; `--frames` (implied by a `.jsonl` FILE) reads one WebSocket text
 //! frame per line instead of an SSE stream. A frame over 16 MiB (the browser's `maxEventBytes`
-//! default, which drops such frames too) is dropped with an `sse-event-too-large` diagnostic.
+//! default, which drops such frames too) is dropped with a `frame-too-large` diagnostic.
+//! `agentwire --help` prints the synopsis (`cli::HELP`; `docs/cli.md` quotes it, and
+//! `scripts/docs-check.mjs` checks that the two agree).
 //! `sse` refuses `--frames` and `--dialect`: it prints the SSE events of a stream as they are.
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -32,6 +34,15 @@ mod cli {
     use agentwire::sse::{SseConfig, SseItem, SseParser};
     use agentwire::state::Limits;
     use std::io::{BufRead, Read, Write};
+
+    /// What `agentwire --help` prints (to stdout, exit code 0): the synopsis of `docs/cli.md`.
+    pub const HELP: &str = "\
+agentwire sse    [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
+agentwire events [--dialect NAME] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
+agentwire state  [--dialect NAME] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]
+
+NAME: canonical (the default), auto, a2a, acp, unified, myagent, ag-ui, ai-sdk
+FILE: the input (default stdin); a .jsonl FILE implies --frames (one WebSocket text frame per line)";
 
     const USAGE: &str = "usage: agentwire <sse|events|state> [--dialect canonical|auto|a2a|acp|unified|myagent|ag-ui|ai-sdk] [--frames] [--last-event-id ID] [--split-at N,N,...] [--chunk-size N] [FILE]";
 
@@ -270,6 +281,10 @@ mod cli {
     }
 
     pub fn run(args: Vec<String>) -> i32 {
+        if args.iter().any(|a| a == "-h" || a == "--help") {
+            println!("{HELP}");
+            return 0;
+        }
         let o = match parse_args(args) {
             Ok(o) => o,
             Err(e) => {
