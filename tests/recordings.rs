@@ -1,7 +1,7 @@
 //! Recorded streams (`tests/recordings/*.sse`) with their expected assembled state next to them
 //! (`*.expected.json`), driven by one test at several chunkings: the final state must not
 //! depend on where the network cut the bytes. Each recording starts with SSE comment lines
-//! saying what it covers; every expectation was reviewed by hand against SPEC §3-4.
+//! saying what it covers; every expectation was reviewed by hand against `docs/protocol-000.md#rules-between-events` and `docs/state.md`.
 //!
 //! | recording | covers |
 //! |---|---|

@@ -1,4 +1,4 @@
-//! Dialects: the other agent protocols of `seeds/`, decoded into canonical events (protocol 000),
+//! Dialects: the other agent protocols (`docs/dialects.md`), decoded into canonical events (`docs/protocol-000.md`),
 //! and the messages a client sends back in each of them.
 //!
 //! | dialect | seed | wire | module |
@@ -70,7 +70,7 @@ use emit::{Clock, Sink};
 #[derive(tsify::Tsify, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Dialect {
-    /// Protocol 000, the canonical model (seed 000).
+    /// Protocol 000, the canonical model (`docs/protocol-000.md`).
     #[serde(rename = "canonical")]
     Canonical,
     /// A2A v0.3 streaming: `task`, `status-update`, `artifact-update`, `message` (seed 001).

@@ -2,7 +2,7 @@
 //!
 //! A [`Store`] applies events in arrival order and keeps, per task: status and history, the
 //! assembled answer, tools, input and auth requests, thoughts; and the artifacts (file, data,
-//! dataset). It checks the rules *between* events (SPEC §3) and reports violations as
+//! dataset). It checks the rules *between* events (`docs/protocol-000.md#rules-between-events`) and reports violations as
 //! [`Diagnostic`]s while keeping the state sensible. Memory is bounded by [`Limits`]; work per
 //! event is proportional to the event, never to the history.
 

@@ -364,7 +364,7 @@ export const tests = {
   /**
    * Malformed JSON, invalid UTF-8, an unknown kind and a field of the wrong type (fault
    * `malformed`): the bad lines are diagnostics (errors: not applied), the unknown kind is
-   * delivered as an `unknown` event (forward compatibility, SPEC "Validation"), and the stream
+   * delivered as an `unknown` event (forward compatibility, docs/protocol-000.md#unknown-kinds), and the stream
    * goes on, on the same connection, to the state of the clean run.
    */
   async malformed_json_invalid_utf8_unknown_kind_and_wrong_type_are_diagnostics(aw) {

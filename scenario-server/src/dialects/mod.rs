@@ -1,4 +1,4 @@
-//! The other protocols of `seeds/`: per-dialect encoders from the canonical (protocol 000) run
+//! The other protocols (`docs/dialects.md`): per-dialect encoders from the canonical (protocol 000) run
 //! log, and the per-run cache of each dialect's encoding.
 //!
 //! | dialect | seed | encoder |
@@ -33,7 +33,7 @@ use std::sync::{Arc, Mutex};
 /// A wire protocol the server can speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dialect {
-    /// Protocol 000 (seed 000), the scripts' own.
+    /// Protocol 000 (`docs/protocol-000.md`), the scripts' own.
     Canonical,
     /// A2A v0.3 streaming (seed 001).
     A2a,
