@@ -3,7 +3,7 @@
 # layer in order and stops at the first failure with a banner naming the step:
 #   set-up, rustfmt, clippy (host), clippy (wasm32), each dialect feature alone, rustdoc (host and wasm32: broken doc links
 #   fail), native tests, fuzz smoke (5 s per target), npm package build + size report
-#   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
+#   (fails over the gzip budget), TypeScript type tests, the docs check (scripts/docs-check.mjs), browser tests (headless Chromium against
 #   the scenario server), Node smoke test of the built package, bundler smoke test (esbuild, Node
 #   import, Vite dev server).
 # Ends with a summary: time and test counts per layer. A step that did not do its work says
@@ -88,6 +88,7 @@ fuzz_counts() {
   if grep -q 'SKIPPED' "$logs/fuzz.log"; then grep -o 'SKIPPED.*' "$logs/fuzz.log" | head -1
   else awk '/^  [a-z]+ +[0-9]+s execs=/ { sub("execs=", "", $3); printf "%s%s %s execs", sep, $1, $3; sep = ", " }' "$logs/fuzz.log"; fi
 }
+docs_counts() { tail -1 "$logs/docs.log" | sed 's/^docs check ok: //'; }
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
@@ -100,6 +101,7 @@ step "native tests (cargo test --workspace)"      native_counts   logged native 
 step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5
 step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh
 step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
+step "docs check (links, CLI synopsis, TS blocks)" docs_counts    logged docs node scripts/docs-check.mjs
 step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
