@@ -3,6 +3,7 @@
 //  1. every relative link resolves: the file or folder exists and a `#anchor` names a heading of
 //     the target Markdown file (GitHub's slugs); the same for `docs/X.md#anchor` references in
 //     code comments (src/, scenario-server/src/, tests/);
+//  0. README.md has at most 150 lines;
 //  2. every CLI synopsis block (a ```text block whose first line starts with `agentwire `) equals
 //     the output of `agentwire --help`;
 //  3. every ```ts / ```tsx block compiles with tsc (strict) against the built package: each block
@@ -109,6 +110,10 @@ for (const file of [...walk(path.join(root, "src")), ...walk(path.join(root, "sc
     }
   });
 }
+
+// The README is the front door: one screen or two, at most 150 lines (issue 24).
+const readmeLines = readFileSync(path.join(root, "README.md"), "utf8").trimEnd().split("\n").length;
+if (readmeLines > 150) fail("README.md", `${readmeLines} lines: the front door stays at most 150 (move the rest to docs/)`);
 
 // ---- 2. CLI synopsis ----
 let cliBlocks = 0;

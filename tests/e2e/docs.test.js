@@ -240,7 +240,7 @@ export const tests = {
   },
 
   async docs_decoder_limits(aw) {
-    // README "Limits": StreamDecoder takes the two SSE limits; `maxEventBytes`: "the event (its
+    // docs/limits.md: StreamDecoder takes the two SSE limits; `maxEventBytes`: "the event (its
     // `data` lines joined) is dropped" (`sse-event-too-large`), and the stream goes on;
     // `maxLineBytes`: a longer line is skipped and its event dropped (`sse-line-too-long`).
     const enc = (t) => new TextEncoder().encode(t);
@@ -309,7 +309,7 @@ export const tests = {
   },
 
   async docs_json_depth(aw) {
-    // README "Limits": "JSON nesting 128 levels (deeper is `invalid-json`)". The event object is
+    // docs/limits.md: "JSON nesting 128 levels (deeper is `invalid-json`)". The event object is
     // level 1, `arguments` level 2, so `a` holding n nested arrays makes n + 2 levels.
     const nest = (n) => "[".repeat(n) + "]".repeat(n);
     const line = (id, n) => `{"kind":"tool-start","contextId":"${ctx}","taskId":"${T}","toolCallId":"${id}","toolName":"x","arguments":{"a":${nest(n)}},"timestamp":"${ts}"}`;
@@ -588,7 +588,7 @@ export const tests = {
   },
 
   async docs_raw_log_ring_is_readable(aw) {
-    // README Limits: rawLogEvents "a ring of the latest raw events, each cut to 2 KiB and redacted";
+    // docs/limits.md: rawLogEvents "a ring of the latest raw events, each cut to 2 KiB and redacted";
     // d.ts: "Raw events kept in the debug ring". A JavaScript user who turns it on must be able to read it.
     const text = await (await fetch(QUICK)).text();
     const s = new aw.AgentStore({ rawLogEvents: 10 });
