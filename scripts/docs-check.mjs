@@ -3,20 +3,20 @@
 //  1. every relative link resolves: the file or folder exists and a `#anchor` names a heading of
 //     the target Markdown file (GitHub's slugs); the same for `docs/X.md#anchor` references in
 //     code comments (src/, scenario-server/src/, tests/);
-//  0. README.md has at most 150 lines;
 //  2. every CLI synopsis block (a ```text block whose first line starts with `agentwire `) equals
 //     the output of `agentwire --help`;
 //  3. every ```ts / ```tsx block compiles with tsc (strict) against the built package: each block
 //     is written to target/docs-ts/ as a module of its own, and "agentwire" resolves to pkg/
 //     through target/docs-ts/node_modules/agentwire, as tests/types does (scripts/typecheck.sh).
-//     A block marked ```ts fragment is skipped (use sparingly: a block a reader cannot paste).
+//     A block marked ```ts fragment is skipped (use sparingly: a block a reader cannot paste);
+//  4. README.md has at most 150 lines.
 //
 //   node scripts/docs-check.mjs [--no-ts] [--no-cli]
 //
 // Needs pkg/ (scripts/build-pkg.sh) for step 3 and cargo for step 2. Exits non-zero on any
 // failure, listing each one with its file and line; the last line is a summary.
 import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, statSync } from "node:fs";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
