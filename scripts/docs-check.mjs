@@ -2,7 +2,8 @@
 // BENCHMARKS.md, CHANGELOG.md, docs/*.md and pkg-template/README.md:
 //  1. every relative link resolves: the file or folder exists and a `#anchor` names a heading of
 //     the target Markdown file (GitHub's slugs); the same for `docs/X.md#anchor` references in
-//     code comments (src/, scenario-server/src/, tests/);
+//     code comments (src/, scenario-server/src/, tests/, scripts/), where no comment points to
+//     documents outside the repository (`SPEC §…`, `seeds/`);
 //  2. every CLI synopsis block (a ```text block whose first line starts with `agentwire `) equals
 //     the output of `agentwire --help`;
 //  3. every ```ts / ```tsx block compiles with tsc (strict) against the built package: each block
@@ -104,6 +105,8 @@ let codeRefs = 0;
 for (const file of [...walk(path.join(root, "src")), ...walk(path.join(root, "scenario-server/src")), ...walk(path.join(root, "tests")), ...walk(path.join(root, "scripts"))]) {
   if (file === fileURLToPath(import.meta.url)) continue;
   readFileSync(file, "utf8").split("\n").forEach((line, i) => {
+    // Pointers to documents outside the repository (the product spec, the seed folder).
+    if (/\bSPEC\s*(§|")|`seeds\/`|\bseeds\/[\w.]/.test(line)) fail(`${rel(file)}:${i + 1}`, "points outside the repository (SPEC / seeds/): link docs/protocol-000.md or docs/dialects.md instead");
     for (const m of line.matchAll(/\bdocs\/([\w-]+\.md)(#[\w-]+)?/g)) {
       codeRefs++;
       checkTarget(path.join(root, "docs", "x"), `${rel(file)}:${i + 1}`, `${m[1]}${m[2] ?? ""}`);
