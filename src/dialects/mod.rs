@@ -53,13 +53,11 @@ pub mod myagent;
 pub mod respond;
 mod surrogates;
 mod table;
-mod translate;
 #[cfg(feature = "unified")]
 pub mod unified;
 
 pub use detect::{detect, detect_headers};
 pub use emit::{Output, Step};
-pub use translate::{DialectHook, Observer, Translator};
 
 use crate::events::DiagCode;
 use crate::json::{self, Value};
