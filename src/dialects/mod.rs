@@ -51,6 +51,7 @@ pub mod jsonrpc;
 #[cfg(feature = "myagent")]
 pub mod myagent;
 pub mod respond;
+mod rpc_reply;
 mod surrogates;
 mod table;
 #[cfg(feature = "unified")]
