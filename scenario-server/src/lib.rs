@@ -35,15 +35,18 @@
 pub mod a2a_v1;
 pub mod ag_ui;
 pub mod ai_sdk;
+pub mod args;
 pub mod dialects;
 pub mod faults;
 pub mod http;
 pub mod myagent_ws;
+pub mod reply;
 pub mod rpc;
 pub mod run;
 pub mod scenarios;
 pub mod sse;
 pub mod static_files;
+pub mod stream;
 pub mod util;
 pub mod ws;
 
