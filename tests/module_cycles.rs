@@ -21,7 +21,6 @@ use std::path::{Path, PathBuf};
 /// `store.rs`, `state/apply.rs`); remove them from here once their circles are gone.
 const ALLOWED: &[&str] = &["browser", "state"];
 
-
 /// The agentwire crate's top-level modules from the bottom layer up: a module may only use the
 /// ones before it (and `sorted`, `json`, which everything may use).
 const LAYERS: &[&str] = &[
