@@ -76,91 +76,8 @@ impl MyAgentDecoder {
                 e.obj("metadata", m);
                 sink.event(e.finish());
             }
-            "agent.tool_call" => {
-                let name = get_str(cx.content, "tool_name").unwrap_or("tool");
-                self.tool_count += 1;
-                let id = match get_str(cx.meta, "call_id").or(cx.step_id) {
-                    Some(raw) => self.scoped("tool", raw),
-                    None => format!("{turn}#tool-{}", self.tool_count),
-                };
-                // Its result came first (reordered): the call is done, not running.
-                let done = match self.early_results.iter().position(|x| *x == id) {
-                    Some(i) => {
-                        self.early_results.remove(i);
-                        true
-                    }
-                    None => false,
-                };
-                if !done {
-                    self.tools.insert(&id, name.to_owned());
-                    self.note_turn_tool(&id, true);
-                    self.tools.bound(MAX_STEPS, |_, _| true);
-                }
-                self.last_tool = Some(id.clone());
-                let mut e = Obj::event("tool-start", cx.ctx, &turn);
-                e.str("toolCallId", &id).str("toolName", name);
-                match get(cx.content, "arguments") {
-                    Some(a @ Value::Object(_)) => e.value("arguments", a),
-                    Some(other) => {
-                        let mut w = Obj::new();
-                        w.value("value", other);
-                        e.obj("arguments", w)
-                    }
-                    None => e.raw("arguments", "{}"),
-                };
-                e.str("timestamp", cx.ts);
-                let mut m = Obj::new();
-                let mut a = cx.myagent(&["call_id"]);
-                a.opt_str("toolDescription", get_str(cx.content, "tool_description"));
-                m.obj("myagent", a);
-                e.obj("metadata", m);
-                sink.event(e.finish());
-            }
-            "agent.tool_result" => {
-                let id = match get_str(cx.meta, "call_id") {
-                    Some(raw) => self.scoped("tool", raw),
-                    None => match (self.last_tool.clone(), cx.step_id) {
-                        (Some(last), _) => last,
-                        (None, Some(step)) => self.scoped("tool", step),
-                        (None, None) => format!("{turn}#tool-{}", self.tool_count + 1),
-                    },
-                };
-                // The call ends: forget it (its name is only needed for this event). A result
-                // before its call: the call, when it comes, brings the name and arguments.
-                let name = match self.tools.remove(&id) {
-                    Some(n) => n,
-                    None => {
-                        if self.early_results.len() >= MAX_STEPS {
-                            self.early_results.remove(0);
-                        }
-                        self.early_results.push(id.clone());
-                        String::new()
-                    }
-                };
-                self.note_turn_tool(&id, false);
-                let status = get_str(cx.content, "status").unwrap_or("success");
-                let ok = status != "failed";
-                let result = get(cx.content, "result");
-                let mut e = Obj::event("tool-complete", cx.ctx, &turn);
-                e.str("toolCallId", &id)
-                    .str("toolName", &name)
-                    .bool("success", ok)
-                    .opt_value("result", result);
-                if !ok {
-                    e.str(
-                        "error",
-                        result.and_then(Value::as_str).unwrap_or("tool failed"),
-                    );
-                }
-                e.str("timestamp", cx.ts);
-                let mut m = Obj::new();
-                if let Some(ms) = get_num(cx.meta, "execution_time_ms") {
-                    m.num("duration", ms);
-                }
-                m.obj("myagent", cx.myagent(&["call_id", "execution_time_ms"]));
-                e.obj("metadata", m);
-                sink.event(e.finish());
-            }
+            "agent.tool_call" => self.tool_call(cx, &turn, sink),
+            "agent.tool_result" => self.tool_result(cx, &turn, sink),
             "agent.partial_answer" => {
                 let idx = as_count(get(cx.meta, "chunk_index")).unwrap_or(self.content_next);
                 self.content_next = self.content_next.max(idx.saturating_add(1));
@@ -192,6 +109,95 @@ impl MyAgentDecoder {
             }
             _ => self.user_confirm(cx, &turn, sink),
         }
+    }
+
+    /// `agent.tool_result`: `tool-complete` (a result before its call is remembered).
+    fn tool_result(&mut self, cx: &Cx<'_>, turn: &str, sink: &mut Sink<'_>) {
+        let id = match get_str(cx.meta, "call_id") {
+            Some(raw) => self.scoped("tool", raw),
+            None => match (self.last_tool.clone(), cx.step_id) {
+                (Some(last), _) => last,
+                (None, Some(step)) => self.scoped("tool", step),
+                (None, None) => format!("{turn}#tool-{}", self.tool_count + 1),
+            },
+        };
+        // The call ends: forget it (its name is only needed for this event). A result
+        // before its call: the call, when it comes, brings the name and arguments.
+        let name = match self.tools.remove(&id) {
+            Some(n) => n,
+            None => {
+                if self.early_results.len() >= MAX_STEPS {
+                    self.early_results.remove(0);
+                }
+                self.early_results.push(id.clone());
+                String::new()
+            }
+        };
+        self.note_turn_tool(&id, false);
+        let status = get_str(cx.content, "status").unwrap_or("success");
+        let ok = status != "failed";
+        let result = get(cx.content, "result");
+        let mut e = Obj::event("tool-complete", cx.ctx, turn);
+        e.str("toolCallId", &id)
+            .str("toolName", &name)
+            .bool("success", ok)
+            .opt_value("result", result);
+        if !ok {
+            e.str(
+                "error",
+                result.and_then(Value::as_str).unwrap_or("tool failed"),
+            );
+        }
+        e.str("timestamp", cx.ts);
+        let mut m = Obj::new();
+        if let Some(ms) = get_num(cx.meta, "execution_time_ms") {
+            m.num("duration", ms);
+        }
+        m.obj("myagent", cx.myagent(&["call_id", "execution_time_ms"]));
+        e.obj("metadata", m);
+        sink.event(e.finish());
+    }
+
+    /// `agent.tool_call`: `tool-start` (a result that came first leaves the call done).
+    fn tool_call(&mut self, cx: &Cx<'_>, turn: &str, sink: &mut Sink<'_>) {
+        let name = get_str(cx.content, "tool_name").unwrap_or("tool");
+        self.tool_count += 1;
+        let id = match get_str(cx.meta, "call_id").or(cx.step_id) {
+            Some(raw) => self.scoped("tool", raw),
+            None => format!("{turn}#tool-{}", self.tool_count),
+        };
+        // Its result came first (reordered): the call is done, not running.
+        let done = match self.early_results.iter().position(|x| *x == id) {
+            Some(i) => {
+                self.early_results.remove(i);
+                true
+            }
+            None => false,
+        };
+        if !done {
+            self.tools.insert(&id, name.to_owned());
+            self.note_turn_tool(&id, true);
+            self.tools.bound(MAX_STEPS, |_, _| true);
+        }
+        self.last_tool = Some(id.clone());
+        let mut e = Obj::event("tool-start", cx.ctx, turn);
+        e.str("toolCallId", &id).str("toolName", name);
+        match get(cx.content, "arguments") {
+            Some(a @ Value::Object(_)) => e.value("arguments", a),
+            Some(other) => {
+                let mut w = Obj::new();
+                w.value("value", other);
+                e.obj("arguments", w)
+            }
+            None => e.raw("arguments", "{}"),
+        };
+        e.str("timestamp", cx.ts);
+        let mut m = Obj::new();
+        let mut a = cx.myagent(&["call_id"]);
+        a.opt_str("toolDescription", get_str(cx.content, "tool_description"));
+        m.obj("myagent", a);
+        e.obj("metadata", m);
+        sink.event(e.finish());
     }
 
     pub(super) fn user_confirm(&mut self, cx: &Cx<'_>, turn: &str, sink: &mut Sink<'_>) {

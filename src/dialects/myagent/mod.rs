@@ -394,63 +394,13 @@ impl MyAgentDecoder {
         // Connection frames (`system.*`) name the connection's session and pass; a new
         // session is adopted only when `agent.session_created` announces it while no turn of
         // this session runs and no `user.reconnect` waits for this session's events.
-        let session = get_str(Some(v), "session_id");
-        if let Some(s) = session {
-            if self.resuming.as_deref() == Some(s) {
-                self.resuming = None;
-            }
-            match self.session_id.as_deref() {
-                None => self.session_id = Some(s.to_owned()),
-                Some(own) if own == s => {}
-                Some(own) => {
-                    let idle = self.resuming.is_none() && self.running_turn().is_none();
-                    if event == "agent.session_created" && idle {
-                        self.new_session(s);
-                    } else if !event.starts_with("system.") {
-                        let why = if event == "agent.session_created" {
-                            if self.resuming.is_some() {
-                                "a user.reconnect waits for this session's events"
-                            } else {
-                                "a turn of this session is running"
-                            }
-                        } else {
-                            "not applied, not acknowledged"
-                        };
-                        sink.warn(
-                            DiagCode::SessionMismatch,
-                            format!(
-                                "{event} of session {} ignored: this client's session is {} ({why})",
-                                crate::json::Quoted(s),
-                                crate::json::Quoted(own)
-                            ),
-                            "$.session_id",
-                        );
-                        return;
-                    }
-                }
-            }
+        if !self.admit_session(event, v, sink) {
+            return;
         }
         // Sequence numbers: replays are ignored, jumps reported.
         let seq = as_count(v.get("seq")).or_else(|| as_count(get(meta, "seq")));
-        if let Some(seq) = seq {
-            sink.out.seq = Some(seq);
-            sink.out.seq_scope = self.scope;
-            if !self.seen.insert(&seq.to_string()) {
-                sink.out.duplicate = true;
-                return;
-            }
-            if let Some(last) = self.last_seq {
-                if seq > last.saturating_add(1) {
-                    let msg = if seq == last + 2 {
-                        format!("event seq {} never arrived", last + 1)
-                    } else {
-                        format!("events seq {}..={} never arrived", last + 1, seq - 1)
-                    };
-                    sink.warn(DiagCode::SequenceGap, msg, "$.seq");
-                }
-            }
-            self.last_seq = Some(self.last_seq.map_or(seq, |l| l.max(seq)));
-            self.unacked += 1;
+        if !self.admit_seq(seq, sink) {
+            return;
         }
         // A run event (not a connection frame): the server read what was sent before it.
         if matches!(

@@ -2,7 +2,10 @@
 //! acknowledged, a new session announced on the connection, a `user.reconnect` under way.
 
 use super::{Cx, MyAgentDecoder};
-use crate::dialects::emit::{Obj, Sink};
+use crate::dialects::emit::Obj;
+use crate::dialects::emit::{get_str, Sink};
+use crate::events::DiagCode;
+use crate::json::Value;
 use crate::state::SeenIds;
 
 /// Sequence numbers remembered to recognise replays.
@@ -101,5 +104,79 @@ impl MyAgentDecoder {
     /// transport ends the connection `failed` with this reason.
     pub fn session_lost(&self) -> Option<&str> {
         self.session_lost.as_deref()
+    }
+
+    /// Whether an event of `session_id` (if it names one) is this client's: the first session
+    /// named is; a new session announced while none of this client's work waits replaces it;
+    /// an event of another session is ignored with a `session-mismatch` warning (`false`).
+    pub(super) fn admit_session(
+        &mut self,
+        event: &str,
+        v: &Value<'_>,
+        sink: &mut Sink<'_>,
+    ) -> bool {
+        let session = get_str(Some(v), "session_id");
+        if let Some(s) = session {
+            if self.resuming.as_deref() == Some(s) {
+                self.resuming = None;
+            }
+            match self.session_id.as_deref() {
+                None => self.session_id = Some(s.to_owned()),
+                Some(own) if own == s => {}
+                Some(own) => {
+                    let idle = self.resuming.is_none() && self.running_turn().is_none();
+                    if event == "agent.session_created" && idle {
+                        self.new_session(s);
+                    } else if !event.starts_with("system.") {
+                        let why = if event == "agent.session_created" {
+                            if self.resuming.is_some() {
+                                "a user.reconnect waits for this session's events"
+                            } else {
+                                "a turn of this session is running"
+                            }
+                        } else {
+                            "not applied, not acknowledged"
+                        };
+                        sink.warn(
+                            DiagCode::SessionMismatch,
+                            format!(
+                            "{event} of session {} ignored: this client's session is {} ({why})",
+                            crate::json::Quoted(s),
+                            crate::json::Quoted(own)
+                        ),
+                            "$.session_id",
+                        );
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Records the event's sequence number, if any: `false` for a replay (already applied),
+    /// a `sequence-gap` warning for a jump.
+    pub(super) fn admit_seq(&mut self, seq: Option<u64>, sink: &mut Sink<'_>) -> bool {
+        if let Some(seq) = seq {
+            sink.out.seq = Some(seq);
+            sink.out.seq_scope = self.scope;
+            if !self.seen.insert(&seq.to_string()) {
+                sink.out.duplicate = true;
+                return false;
+            }
+            if let Some(last) = self.last_seq {
+                if seq > last.saturating_add(1) {
+                    let msg = if seq == last + 2 {
+                        format!("event seq {} never arrived", last + 1)
+                    } else {
+                        format!("events seq {}..={} never arrived", last + 1, seq - 1)
+                    };
+                    sink.warn(DiagCode::SequenceGap, msg, "$.seq");
+                }
+            }
+            self.last_seq = Some(self.last_seq.map_or(seq, |l| l.max(seq)));
+            self.unacked += 1;
+        }
+        true
     }
 }

@@ -78,45 +78,7 @@ impl MyAgentDecoder {
                 e.obj("metadata", m);
                 sink.event(e.finish());
             }
-            "solver.progress" => {
-                let pct = get_num(cx.meta, "progress_percent").unwrap_or(0.0);
-                let progress = pct / 100.0;
-                self.solver_progress = progress.clamp(0.0, 1.0);
-                let current = get_str(cx.content, "current_task");
-                let completed = as_count(get(cx.meta, "completed_steps"));
-                let total = as_count(get(cx.meta, "total_steps"));
-                let mut m = Obj::new();
-                m.opt_str("step", current);
-                if let Some(c) = completed {
-                    m.num("stepsCompleted", c as f64);
-                }
-                if let Some(t) = total {
-                    m.num("stepsTotal", t as f64);
-                }
-                // All the metadata as sent (`progress_percent` too: `progress` is its ratio).
-                let mut a = cx.myagent(&[]);
-                a.opt_value("content", cx.content);
-                m.obj("myagent", a);
-                self.solver_progress(cx, &turn, progress, current, m, sink);
-                // Plan tasks follow the solver's steps when they correspond one to one.
-                if let (Some(c), Some(t)) = (completed, total) {
-                    if t as usize == self.plan.len() {
-                        for i in 0..(c as usize).min(self.plan.len()) {
-                            self.plan_task_state(cx, i, PlanState::Done, sink);
-                        }
-                        if let Some(cur) = as_count(get(cx.meta, "current_step")) {
-                            if cur >= 1 && cur as usize > c as usize {
-                                self.plan_task_state(
-                                    cx,
-                                    cur as usize - 1,
-                                    PlanState::Working,
-                                    sink,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
+            "solver.progress" => self.solver_progress_event(cx, &turn, sink),
             "solver.retry" => {
                 let step = get_str(cx.content, "step_name").unwrap_or("step");
                 let attempt = get_num(cx.meta, "attempt");
@@ -229,6 +191,43 @@ impl MyAgentDecoder {
                 Some(&turn),
                 cx.content.unwrap_or(&Value::Null),
             )),
+        }
+    }
+
+    /// `solver.progress`: `tool-progress` of the solver call; plan tasks follow its steps when they
+    /// correspond one to one.
+    fn solver_progress_event(&mut self, cx: &Cx<'_>, turn: &str, sink: &mut Sink<'_>) {
+        let pct = get_num(cx.meta, "progress_percent").unwrap_or(0.0);
+        let progress = pct / 100.0;
+        self.solver_progress = progress.clamp(0.0, 1.0);
+        let current = get_str(cx.content, "current_task");
+        let completed = as_count(get(cx.meta, "completed_steps"));
+        let total = as_count(get(cx.meta, "total_steps"));
+        let mut m = Obj::new();
+        m.opt_str("step", current);
+        if let Some(c) = completed {
+            m.num("stepsCompleted", c as f64);
+        }
+        if let Some(t) = total {
+            m.num("stepsTotal", t as f64);
+        }
+        // All the metadata as sent (`progress_percent` too: `progress` is its ratio).
+        let mut a = cx.myagent(&[]);
+        a.opt_value("content", cx.content);
+        m.obj("myagent", a);
+        self.solver_progress(cx, turn, progress, current, m, sink);
+        // Plan tasks follow the solver's steps when they correspond one to one.
+        if let (Some(c), Some(t)) = (completed, total) {
+            if t as usize == self.plan.len() {
+                for i in 0..(c as usize).min(self.plan.len()) {
+                    self.plan_task_state(cx, i, PlanState::Done, sink);
+                }
+                if let Some(cur) = as_count(get(cx.meta, "current_step")) {
+                    if cur >= 1 && cur as usize > c as usize {
+                        self.plan_task_state(cx, cur as usize - 1, PlanState::Working, sink);
+                    }
+                }
+            }
         }
     }
 }
