@@ -42,24 +42,9 @@ pub(crate) fn open_stream(
     existing: Option<&str>,
     opts: StreamOpts,
 ) -> Response<RespBody> {
-    let dialect = match (opts.dialect, args.dialect.as_deref()) {
-        (Some(d), _) => d,
-        (None, None) => Dialect::Canonical,
-        (None, Some(name)) => match Dialect::parse(name) {
-            Some(Dialect::MyAgent) => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    "dialect myagent is served over the WebSocket at /api/myagent/ws",
-                )
-            }
-            Some(d) => d,
-            None => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    format!("dialect: {name:?} is not one of canonical, a2a, a2a-v1, acp, unified"),
-                )
-            }
-        },
+    let dialect = match stream_dialect(opts.dialect, &args) {
+        Ok(d) => d,
+        Err(r) => return *r,
     };
     let last_id = header_last_event_id(headers).or(args.last_event_id);
     let run_id = existing.map(str::to_owned).or(args.run.clone());
@@ -78,23 +63,8 @@ pub(crate) fn open_stream(
         },
         None => None,
     };
-    if let Some(n) = args.events {
-        if dialect != Dialect::Canonical && n > MAX_DIALECT_EVENTS {
-            return error(
-                StatusCode::BAD_REQUEST,
-                format!("events: at most {MAX_DIALECT_EVENTS} in a dialect (the encoding is kept in memory)"),
-            );
-        }
-        if !(bulk::MIN_EVENTS..=bulk::MAX_EVENTS).contains(&n) {
-            return error(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "events: {n} is outside {}..={}",
-                    bulk::MIN_EVENTS,
-                    bulk::MAX_EVENTS
-                ),
-            );
-        }
+    if let Err(r) = check_events(dialect, args.events) {
+        return *r;
     }
     let scenario_eff = scenario.unwrap_or(Scenario::Quick);
     let seed = args.seed.unwrap_or(1);
@@ -210,4 +180,55 @@ pub(crate) fn open_stream(
         h.insert(HeaderName::from_static("x-run-id"), v);
     }
     r
+}
+
+/// The dialect a stream request asks for: `dialect` (the endpoint's) or `dialect=`; a 400 for
+/// an unknown one or MyAgent (served over the WebSocket).
+fn stream_dialect(
+    dialect: Option<Dialect>,
+    args: &StreamArgs,
+) -> Result<Dialect, Box<Response<RespBody>>> {
+    Ok(match (dialect, args.dialect.as_deref()) {
+        (Some(d), _) => d,
+        (None, None) => Dialect::Canonical,
+        (None, Some(name)) => match Dialect::parse(name) {
+            Some(Dialect::MyAgent) => {
+                return Err(Box::new(error(
+                    StatusCode::BAD_REQUEST,
+                    "dialect myagent is served over the WebSocket at /api/myagent/ws",
+                )))
+            }
+            Some(d) => d,
+            None => {
+                return Err(Box::new(error(
+                    StatusCode::BAD_REQUEST,
+                    format!("dialect: {name:?} is not one of canonical, a2a, a2a-v1, acp, unified"),
+                )))
+            }
+        },
+    })
+}
+
+/// A 400 unless `events=` (of a `bulk` run) is within bounds, and small enough to keep its
+/// encoding in memory in a dialect.
+fn check_events(dialect: Dialect, events: Option<u64>) -> Result<(), Box<Response<RespBody>>> {
+    if let Some(n) = events {
+        if dialect != Dialect::Canonical && n > MAX_DIALECT_EVENTS {
+            return Err(Box::new(error(
+                StatusCode::BAD_REQUEST,
+                format!("events: at most {MAX_DIALECT_EVENTS} in a dialect (the encoding is kept in memory)"),
+            )));
+        }
+        if !(bulk::MIN_EVENTS..=bulk::MAX_EVENTS).contains(&n) {
+            return Err(Box::new(error(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "events: {n} is outside {}..={}",
+                    bulk::MIN_EVENTS,
+                    bulk::MAX_EVENTS
+                ),
+            )));
+        }
+    }
+    Ok(())
 }
