@@ -44,7 +44,6 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-
     use libtest_mimic::{Arguments, Trial};
     use std::collections::BTreeSet;
     use std::path::Path;
