@@ -6,10 +6,15 @@
 //! Layout: `tests/dialects/<dialect>/<name>.sse` (SSE) or `<name>.jsonl` (one WebSocket text
 //! frame per line), next to `<name>.events.jsonl` (what `agentwire events --dialect <dialect>`
 //! prints) and `<name>.state.json` (what `agentwire state --dialect <dialect>` prints). The
-//! expectations were reviewed by hand against the seeds (see tests/dialects/README.md); refresh
-//! one after a reviewed change with `UPDATE_EXPECTED=1 cargo test --test dialects`.
+//! expectations were reviewed by hand against the seeds (see tests/dialects/README.md).
+//!
+//! Golden files (the convention of `tests/golden/mod.rs`): `<name>.events.jsonl` and
+//! `<name>.state.json`; rewrite them after a reviewed change with
+//! `UPDATE_GOLDEN=1 cargo test --test dialects`.
 
 #![cfg(not(target_arch = "wasm32"))]
+
+mod golden;
 
 use agentwire::dialects::{detect, respond, Dialect, DialectChoice};
 use agentwire::json::{parse, Value};
@@ -171,7 +176,7 @@ fn assembled(text: &str) -> serde_json::Value {
 
 #[test]
 fn recordings_decode_and_assemble_as_reviewed_at_every_chunking() {
-    let update = std::env::var_os("UPDATE_EXPECTED").is_some();
+    let update = golden::updating();
     for r in recordings() {
         let choice = DialectChoice::Fixed(r.dialect);
         let whole = r.bytes.len();
@@ -202,14 +207,16 @@ fn recordings_decode_and_assemble_as_reviewed_at_every_chunking() {
             assert_eq!(
                 got,
                 want_events,
-                "{} events at chunk {chunk}",
-                r.path.display()
+                "{} events at chunk {chunk}; {}",
+                r.path.display(),
+                golden::hint("dialects")
             );
             assert_eq!(
                 assembled(&state(&r, choice, chunk)),
                 want_state,
-                "{} state at chunk {chunk}",
-                r.path.display()
+                "{} state at chunk {chunk}; {}",
+                r.path.display(),
+                golden::hint("dialects")
             );
         }
     }

@@ -1,6 +1,8 @@
 //! Recorded streams (`tests/recordings/*.sse`) with their expected assembled state next to them
-//! (`*.expected.json`), driven by one test at several chunkings: the final state must not
-//! depend on where the network cut the bytes. Each recording starts with SSE comment lines
+//! (`*.expected.json`), each its own test (named after the recording: `cargo test --test
+//! recordings -- scenario-main`), assembled at several chunkings: the final state must not
+//! depend on where the network cut the bytes. Every `.sse` file is a test by being there, and an
+//! `.expected.json` without its recording fails `every expected state has its recording`. Each recording starts with SSE comment lines
 //! saying what it covers; every expectation was reviewed by hand against `docs/protocol-000.md#rules-between-events` and `docs/state.md`.
 //!
 //! | recording | covers |
@@ -20,39 +22,63 @@
 //! | `replay` | SSE ids replayed after a resume, the same event sent twice in a row, events without ids |
 //! | `reorder-gaps` | shuffled deltas / file chunks, a duplicate chunk, lost chunks given up at task end and at stream end, a missing final batch |
 //!
-//! Refresh an expectation after a reviewed change with
-//! `cargo run --bin agentwire -- state tests/recordings/X.sse > tests/recordings/X.expected.json`
-//! (the `scenario-*` recordings: `scripts/record-scenarios.sh`), and review the diff.
+//! Golden files (the convention of `tests/golden/mod.rs`): `X.expected.json`, the state as the
+//! store writes it. Rewrite them after a reviewed change with
+//! `UPDATE_GOLDEN=1 cargo test --test recordings` (then re-indent with
+//! `python3 -m json.tool --indent 1 --no-ensure-ascii` and review the diff by hand; the
+//! `scenario-*` recordings themselves come from `scripts/record-scenarios.sh`).
 
-#![cfg(not(target_arch = "wasm32"))]
+#[cfg(not(target_arch = "wasm32"))]
+mod golden;
 
-use agentwire::pipeline::Session;
-use agentwire::sse::SseConfig;
-use agentwire::state::Limits;
-
-fn assemble(bytes: &[u8], chunk: usize) -> serde_json::Value {
-    let mut s = Session::new(SseConfig::default(), Limits::default());
-    for c in bytes.chunks(chunk.max(1)) {
-        s.feed(c, &mut |_, _, _| {});
-    }
-    s.finish();
-    serde_json::from_str(&s.store().state_json()).expect("state is json")
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    native::main()
 }
 
-#[test]
-fn recordings_assemble_to_their_expected_state_at_every_chunking() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recordings");
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).expect("recordings dir") {
-        let path = entry.expect("entry").path();
-        if path.extension().and_then(|e| e.to_str()) != Some("sse") {
-            continue;
+/// Not a wasm test: nothing to run there.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use super::golden;
+    use agentwire::pipeline::Session;
+    use agentwire::sse::SseConfig;
+    use agentwire::state::Limits;
+    use libtest_mimic::{Arguments, Failed, Trial};
+    use std::path::{Path, PathBuf};
+
+    fn assemble(bytes: &[u8], chunk: usize) -> serde_json::Value {
+        let mut s = Session::new(SseConfig::default(), Limits::default());
+        for c in bytes.chunks(chunk.max(1)) {
+            s.feed(c, &mut |_, _, _| {});
         }
+        s.finish();
+        serde_json::from_str(&s.store().state_json()).expect("state is json")
+    }
+
+    fn dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recordings")
+    }
+
+    /// The files of `tests/recordings` (not its subfolders) ending in `suffix`, sorted.
+    fn files(suffix: &str) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
+            .expect("recordings dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_file() && p.to_string_lossy().ends_with(suffix))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The recording at `path` assembles to its expected state at every chunking.
+    fn check(path: &Path) -> Result<(), Failed> {
         let expected_path = path.with_extension("expected.json");
-        let bytes = std::fs::read(&path).expect("read recording");
-        if std::env::var_os("UPDATE_EXPECTED").is_some() {
-            // Regenerate as written by the store (member order kept); re-indent with
-            // `python3 -m json.tool --indent 1 --no-ensure-ascii` and review the diff by hand.
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if golden::updating() {
+            // Regenerate as written by the store (member order kept).
             let mut s = Session::new(SseConfig::default(), Limits::default());
             s.feed(&bytes, &mut |_, _, _| {});
             s.finish();
@@ -60,18 +86,58 @@ fn recordings_assemble_to_their_expected_state_at_every_chunking() {
         }
         let expected: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(&expected_path)
-                .unwrap_or_else(|_| panic!("{} has no expected state", path.display())),
+                .map_err(|_| format!("{} has no expected state", path.display()))?,
         )
-        .expect("expected json");
+        .map_err(|e| format!("{}: {e}", expected_path.display()))?;
         for chunk in [1, 2, 7, 64, 1000, bytes.len()] {
-            assert_eq!(
-                assemble(&bytes, chunk),
-                expected,
-                "{} at chunk size {chunk}",
-                path.display()
-            );
+            let got = assemble(&bytes, chunk);
+            if got != expected {
+                return Err(format!(
+                    "{} at chunk size {chunk}: the state differs from {} ({})\n got: {got}",
+                    path.display(),
+                    expected_path.display(),
+                    golden::hint("recordings")
+                )
+                .into());
+            }
         }
-        n += 1;
+        Ok(())
     }
-    assert!(n >= 16, "only {n} recordings found");
+
+    pub fn main() {
+        let args = Arguments::from_args();
+        let recordings = files(".sse");
+        let mut trials: Vec<Trial> = recordings
+            .iter()
+            .map(|p| {
+                let name = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+                let p = p.clone();
+                Trial::test(name.unwrap_or_default(), move || check(&p))
+            })
+            .collect();
+        let n = recordings.len();
+        trials.push(Trial::test("at least 16 recordings", move || {
+            if n >= 16 {
+                Ok(())
+            } else {
+                Err(format!("only {n} recordings found").into())
+            }
+        }));
+        trials.push(Trial::test(
+            "every expected state has its recording",
+            || {
+                let orphans: Vec<String> = files(".expected.json")
+                    .iter()
+                    .map(|p| p.to_string_lossy().replace(".expected.json", ".sse"))
+                    .filter(|sse| !Path::new(sse).exists())
+                    .collect();
+                if orphans.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!("expected states without a recording: {orphans:?}").into())
+                }
+            },
+        ));
+        libtest_mimic::run(&args, trials).exit();
+    }
 }

@@ -1,7 +1,7 @@
 //! Seed 002 (A2A-ACP event system): every JSON example of the document, fed verbatim
 //! (`tests/dialects/acp/examples/`, see its README), read without loss (issue 25, item 1), the
 //! file artifact by reference (item 6). Where the document is ambiguous the choice is said here
-//! and in `src/dialects/acp.rs`.
+//! and in `src/dialects/acp/`.
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -4,7 +4,7 @@
 //!
 //! The document contradicts itself: its "Root Event Structure" says every event has
 //! `event_id`, `session_id`, `timestamp`, yet its 22 type examples are `{type, payload}` only.
-//! Choice (also in `src/dialects/unified.rs`): the examples are read as they are, with a
+//! Choice (also in `src/dialects/unified/mod.rs`): the examples are read as they are, with a
 //! `missing-field` warning for `event_id` and `timestamp` (the time received is used); each is
 //! also fed inside the root structure (the root example's members, an `event_id` of its own)
 //! where the event id must be kept.

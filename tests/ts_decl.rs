@@ -1,8 +1,12 @@
 //! Snapshot of the generated TypeScript declarations: an accidental change to the public types
 //! shows up in review as a diff of `tests/snapshots/types.d.ts`.
-//! Refresh with `UPDATE_SNAPSHOTS=1 cargo test --test ts_decl`.
+//!
+//! Golden file (the convention of `tests/golden/mod.rs`): `tests/snapshots/types.d.ts`; rewrite
+//! it after a reviewed change with `UPDATE_GOLDEN=1 cargo test --test ts_decl`.
 
 #![cfg(not(target_arch = "wasm32"))]
+
+mod golden;
 
 use agentwire::events::*;
 use tsify::Tsify;
@@ -75,13 +79,17 @@ fn declarations() -> String {
 fn generated_declarations_match_the_snapshot() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/types.d.ts");
     let now = declarations();
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+    if golden::updating() {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, &now).expect("write snapshot");
         return;
     }
     let before = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(before == now, "generated TypeScript changed; review and run UPDATE_SNAPSHOTS=1 cargo test --test ts_decl\n{now}");
+    assert!(
+        before == now,
+        "generated TypeScript changed; {}\n{now}",
+        golden::hint("ts_decl")
+    );
 }
 
 #[test]

@@ -35,15 +35,19 @@
 pub mod a2a_v1;
 pub mod ag_ui;
 pub mod ai_sdk;
+pub mod args;
+pub mod catalog;
 pub mod dialects;
 pub mod faults;
 pub mod http;
 pub mod myagent_ws;
+pub mod reply;
 pub mod rpc;
 pub mod run;
 pub mod scenarios;
 pub mod sse;
 pub mod static_files;
+pub mod stream;
 pub mod util;
 pub mod ws;
 
@@ -160,7 +164,7 @@ impl Server {
             listener,
             app: Arc::new(App {
                 config,
-                runs: run::Runs::default(),
+                runs: run::Runs::new(scenarios::start),
                 started: std::time::Instant::now(),
                 ws_connections: std::sync::atomic::AtomicU64::new(0),
                 ag_ui: ag_ui::Threads::default(),

@@ -3,9 +3,10 @@
 //! `system.heartbeat` while idle, and answers the client's `user.*` frames (validated; a bad
 //! one gets a `system.error`, never a panic). See the README, "Dialects", `myagent`.
 
+use crate::args::{parse_u64, Query, MAX_DIALECT_EVENTS};
 use crate::dialects::{self, myagent::confirmation_type, Dialect, Encoded};
 use crate::faults::Faults;
-use crate::http::{error, parse_u64, Query, RespBody, MAX_DIALECT_EVENTS};
+use crate::reply::{error, RespBody};
 use crate::run::{lock, AnswerOutcome, Run, RunSpec};
 use crate::scenarios::Scenario;
 use crate::sse::DEFAULT_HEARTBEAT_MS;

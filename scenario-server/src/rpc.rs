@@ -4,9 +4,11 @@
 //! stream, or a JSON response / error object); malformed requests get JSON-RPC errors, never a
 //! panic. See the README, "Dialects".
 
+use crate::args::{Query, StreamArgs};
 use crate::dialects::{a2a, acp, Dialect};
-use crate::http::{json_response, open_stream, Query, RespBody, StreamArgs, StreamOpts, MAX_BODY};
+use crate::reply::{json_response, RespBody, MAX_BODY};
 use crate::run::{AnswerOutcome, Run};
+use crate::stream::{open_stream, StreamOpts};
 use crate::App;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;

@@ -3,10 +3,10 @@
 //! `watch` channel for more (no polling). Answers to the agent's input/auth requests and cancel
 //! requests arrive through [`Run::answer`] / [`Run::request_cancel`] and wake the script.
 
-use crate::dialects::{Dialect, Encoded};
-use crate::scenarios::Scenario;
+use crate::catalog::Scenario;
 use hyper::body::Bytes;
 use serde_json::Value;
+use std::any::Any;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -156,12 +156,17 @@ pub struct Run {
     live: AtomicU32,
     script: Mutex<Option<JoinHandle<()>>>,
     started: AtomicBool,
-    encodings: Mutex<HashMap<Dialect, Arc<Mutex<Encoded>>>>,
+    /// Starts the script ([`crate::scenarios::start`], given by [`Runs::new`]).
+    launch: fn(&Arc<Run>),
+    /// The run's encodings in other dialects, by dialect name: kept here for
+    /// [`crate::dialects`], which owns their type (the run does not depend on the encoders).
+    encodings: Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>,
 }
 
 impl Run {
-    /// A new, empty run (its script is started by [`crate::scenarios::start`]).
-    pub fn new(spec: RunSpec) -> Run {
+    /// A new, empty run; [`Run::start`] starts its script with `launch`
+    /// ([`crate::scenarios::start`]).
+    pub fn new(spec: RunSpec, launch: fn(&Arc<Run>)) -> Run {
         Run {
             context_id: format!("ctx-{}", spec.id),
             spec,
@@ -173,6 +178,7 @@ impl Run {
             live: AtomicU32::new(0),
             script: Mutex::new(None),
             started: AtomicBool::new(false),
+            launch,
             encodings: Mutex::default(),
         }
     }
@@ -183,7 +189,7 @@ impl Run {
         if self.started.swap(true, Ordering::AcqRel) {
             return false;
         }
-        crate::scenarios::start(self);
+        (self.launch)(self);
         true
     }
 
@@ -192,15 +198,16 @@ impl Run {
         self.started.load(Ordering::Acquire)
     }
 
-    /// The cached encoding of this run in `dialect`, created by `init` the first time.
-    pub fn encoding(
+    /// The cached encoding of this run in the dialect named `dialect`, created by `init` the
+    /// first time (`None` if `init` gives none, or if a cached one is not a `T`).
+    pub fn encoding<T: Send + 'static>(
         &self,
-        dialect: Dialect,
-        init: impl FnOnce() -> Option<Encoded>,
-    ) -> Option<Arc<Mutex<Encoded>>> {
+        dialect: &'static str,
+        init: impl FnOnce() -> Option<T>,
+    ) -> Option<Arc<Mutex<T>>> {
         let mut m = lock(&self.encodings);
-        if let Some(e) = m.get(&dialect) {
-            return Some(e.clone());
+        if let Some(e) = m.get(dialect) {
+            return e.clone().downcast::<Mutex<T>>().ok();
         }
         let e = Arc::new(Mutex::new(init()?));
         m.insert(dialect, e.clone());
@@ -504,9 +511,10 @@ struct RunsInner {
 }
 
 /// Every live run, by id (bounded by [`MAX_RUNS`]).
-#[derive(Default)]
 pub struct Runs {
     inner: Mutex<RunsInner>,
+    /// What starts a run's script ([`crate::scenarios::start`]).
+    launch: fn(&Arc<Run>),
 }
 
 /// Whether `id` is acceptable as a run id (`[A-Za-z0-9._-]{1,64}`).
@@ -518,6 +526,14 @@ pub fn valid_run_id(id: &str) -> bool {
 }
 
 impl Runs {
+    /// No runs yet; `launch` starts a run's script ([`crate::scenarios::start`]).
+    pub fn new(launch: fn(&Arc<Run>)) -> Runs {
+        Runs {
+            inner: Mutex::default(),
+            launch,
+        }
+    }
+
     /// The run `id`.
     pub fn get(&self, id: &str) -> Option<Arc<Run>> {
         lock(&self.inner)
@@ -573,7 +589,7 @@ impl Runs {
             }
         }
         let deferred = spec.deferred;
-        let run = Arc::new(Run::new(spec));
+        let run = Arc::new(Run::new(spec, self.launch));
         inner.order.push_back(run.clone());
         drop(inner);
         if !deferred {

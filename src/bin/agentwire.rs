@@ -280,6 +280,135 @@ FILE: the input (default stdin); a .jsonl FILE implies --frames (one WebSocket t
         }
     }
 
+    /// Where the commands print: stdout, buffered (flushed after each block read).
+    type Out<'a> = std::cell::RefCell<std::io::BufWriter<std::io::StdoutLock<'a>>>;
+
+    /// What reading the input and writing the output came to.
+    type Reads = (std::io::Result<()>, std::io::Result<()>);
+
+    /// `agentwire sse`: one JSON line per SSE event or diagnostic, then the end state.
+    fn sse(o: &Options, input: &mut dyn Read, out: &Out<'_>, chunker: &mut Chunker) -> Reads {
+        let mut line = String::new();
+        let mut p = SseParser::new(SseConfig::default());
+        if let Some(id) = &o.last_event_id {
+            p.set_last_event_id(id);
+        }
+        let mut position = 0u64;
+        let mut feed = |c: &[u8]| {
+            p.feed(c, &mut |item| {
+                line.clear();
+                match item {
+                    SseItem::Event(ev) => {
+                        line.push_str("{\"type\":");
+                        write_str(&mut line, ev.event_type);
+                        line.push_str(",\"data\":");
+                        write_str(&mut line, ev.data);
+                        line.push_str(",\"lastEventId\":");
+                        write_str(&mut line, ev.last_event_id);
+                        line.push('}');
+                        position += 1;
+                    }
+                    SseItem::Diagnostic(d) => {
+                        line.push_str("{\"diagnostic\":");
+                        sse_diagnostic(&d, position).write_json(&mut line);
+                        line.push('}');
+                    }
+                }
+                let _ = writeln!(out.borrow_mut(), "{line}");
+            });
+        };
+        let read = read_blocks(input, &mut |b| {
+            chunker.push(b, &mut feed);
+            let _ = out.borrow_mut().flush();
+        });
+        chunker.finish(&mut feed);
+        p.finish();
+        line.clear();
+        line.push_str("{\"end\":true,\"lastEventId\":");
+        write_str(&mut line, p.last_event_id());
+        line.push_str(",\"retry\":");
+        match p.retry() {
+            Some(r) => write_number(&mut line, r as f64),
+            None => line.push_str("null"),
+        }
+        line.push('}');
+        (read, writeln!(out.borrow_mut(), "{line}"))
+    }
+
+    /// `agentwire events`: one JSON line per canonical event or diagnostic.
+    fn events(o: &Options, input: &mut dyn Read, out: &Out<'_>, chunker: &mut Chunker) -> Reads {
+        let mut line = String::new();
+        let mut d = StreamDecoder::with_dialect(SseConfig::default(), o.dialect);
+        d.set_now_ms(Some(now_ms()));
+        if let Some(id) = &o.last_event_id {
+            d.parser().set_last_event_id(id);
+        }
+        let mut print = |item: Item<'_>| {
+            line.clear();
+            match item {
+                Item::Event(ev, _) => {
+                    line.push_str("{\"event\":");
+                    ev.write_json(&mut line);
+                }
+                Item::Diagnostic(diag) => {
+                    line.push_str("{\"diagnostic\":");
+                    diag.write_json(&mut line);
+                }
+            }
+            line.push('}');
+            let _ = writeln!(out.borrow_mut(), "{line}");
+        };
+        let read = if o.frames {
+            let max = d.max_event_bytes();
+            read_frames(input, max, &mut |f| {
+                match f {
+                    Frame::Text(t) => d.feed_frame(t, &mut print),
+                    Frame::TooLarge(n) => d.frame_too_large(n, &mut print),
+                }
+                let _ = out.borrow_mut().flush();
+            })
+        } else {
+            let read = read_blocks(input, &mut |b| {
+                chunker.push(b, &mut |c| d.feed(c, &mut print));
+                let _ = out.borrow_mut().flush();
+            });
+            chunker.finish(&mut |c| d.feed(c, &mut print));
+            read
+        };
+        d.parser().finish();
+        (read, Ok(()))
+    }
+
+    /// `agentwire state`: the assembled state as one JSON document.
+    fn state(o: &Options, input: &mut dyn Read, out: &Out<'_>, chunker: &mut Chunker) -> Reads {
+        let mut s = Session::with_dialect(SseConfig::default(), Limits::default(), o.dialect);
+        s.set_now_ms(Some(now_ms()));
+        if let Some(id) = &o.last_event_id {
+            s.parser().set_last_event_id(id);
+        }
+        let read = if o.frames {
+            let max = s.max_event_bytes();
+            read_frames(input, max, &mut |f| match f {
+                Frame::Text(t) => s.feed_frame(t, &mut |_, _, _| {}),
+                Frame::TooLarge(n) => s.frame_too_large(n),
+            })
+        } else {
+            let read = read_blocks(input, &mut |b| {
+                chunker.push(b, &mut |c| s.feed(c, &mut |_, _, _| {}))
+            });
+            chunker.finish(&mut |c| s.feed(c, &mut |_, _, _| {}));
+            read
+        };
+        s.finish();
+        if read.is_err() {
+            return (read, Ok(()));
+        }
+        (
+            Ok(()),
+            writeln!(out.borrow_mut(), "{}", s.store().state_json()),
+        )
+    }
+
     pub fn run(args: Vec<String>) -> i32 {
         if args.iter().any(|a| a == "-h" || a == "--help") {
             println!("{HELP}");
@@ -309,128 +438,13 @@ FILE: the input (default stdin); a .jsonl FILE implies --frames (one WebSocket t
         };
         let stdout = std::io::stdout();
         let out = std::cell::RefCell::new(std::io::BufWriter::new(stdout.lock()));
-        let mut line = String::new();
         let mut chunker = Chunker::new(&o);
         // Output goes out as the input comes in (a live stream piped in shows its events at
         // once): flushed after each block read.
         let (read, result) = match o.command.as_str() {
-            "sse" => {
-                let mut p = SseParser::new(SseConfig::default());
-                if let Some(id) = &o.last_event_id {
-                    p.set_last_event_id(id);
-                }
-                let mut position = 0u64;
-                let mut feed = |c: &[u8]| {
-                    p.feed(c, &mut |item| {
-                        line.clear();
-                        match item {
-                            SseItem::Event(ev) => {
-                                line.push_str("{\"type\":");
-                                write_str(&mut line, ev.event_type);
-                                line.push_str(",\"data\":");
-                                write_str(&mut line, ev.data);
-                                line.push_str(",\"lastEventId\":");
-                                write_str(&mut line, ev.last_event_id);
-                                line.push('}');
-                                position += 1;
-                            }
-                            SseItem::Diagnostic(d) => {
-                                line.push_str("{\"diagnostic\":");
-                                sse_diagnostic(&d, position).write_json(&mut line);
-                                line.push('}');
-                            }
-                        }
-                        let _ = writeln!(out.borrow_mut(), "{line}");
-                    });
-                };
-                let read = read_blocks(&mut input, &mut |b| {
-                    chunker.push(b, &mut feed);
-                    let _ = out.borrow_mut().flush();
-                });
-                chunker.finish(&mut feed);
-                p.finish();
-                line.clear();
-                line.push_str("{\"end\":true,\"lastEventId\":");
-                write_str(&mut line, p.last_event_id());
-                line.push_str(",\"retry\":");
-                match p.retry() {
-                    Some(r) => write_number(&mut line, r as f64),
-                    None => line.push_str("null"),
-                }
-                line.push('}');
-                (read, writeln!(out.borrow_mut(), "{line}"))
-            }
-            "events" => {
-                let mut d = StreamDecoder::with_dialect(SseConfig::default(), o.dialect);
-                d.set_now_ms(Some(now_ms()));
-                if let Some(id) = &o.last_event_id {
-                    d.parser().set_last_event_id(id);
-                }
-                let mut print = |item: Item<'_>| {
-                    line.clear();
-                    match item {
-                        Item::Event(ev, _) => {
-                            line.push_str("{\"event\":");
-                            ev.write_json(&mut line);
-                        }
-                        Item::Diagnostic(diag) => {
-                            line.push_str("{\"diagnostic\":");
-                            diag.write_json(&mut line);
-                        }
-                    }
-                    line.push('}');
-                    let _ = writeln!(out.borrow_mut(), "{line}");
-                };
-                let read = if o.frames {
-                    let max = d.max_event_bytes();
-                    read_frames(&mut input, max, &mut |f| {
-                        match f {
-                            Frame::Text(t) => d.feed_frame(t, &mut print),
-                            Frame::TooLarge(n) => d.frame_too_large(n, &mut print),
-                        }
-                        let _ = out.borrow_mut().flush();
-                    })
-                } else {
-                    let read = read_blocks(&mut input, &mut |b| {
-                        chunker.push(b, &mut |c| d.feed(c, &mut print));
-                        let _ = out.borrow_mut().flush();
-                    });
-                    chunker.finish(&mut |c| d.feed(c, &mut print));
-                    read
-                };
-                d.parser().finish();
-                (read, Ok(()))
-            }
-            _ => {
-                let mut s =
-                    Session::with_dialect(SseConfig::default(), Limits::default(), o.dialect);
-                s.set_now_ms(Some(now_ms()));
-                if let Some(id) = &o.last_event_id {
-                    s.parser().set_last_event_id(id);
-                }
-                let read = if o.frames {
-                    let max = s.max_event_bytes();
-                    read_frames(&mut input, max, &mut |f| match f {
-                        Frame::Text(t) => s.feed_frame(t, &mut |_, _, _| {}),
-                        Frame::TooLarge(n) => s.frame_too_large(n),
-                    })
-                } else {
-                    let read = read_blocks(&mut input, &mut |b| {
-                        chunker.push(b, &mut |c| s.feed(c, &mut |_, _, _| {}))
-                    });
-                    chunker.finish(&mut |c| s.feed(c, &mut |_, _, _| {}));
-                    read
-                };
-                s.finish();
-                if let Err(e) = read {
-                    eprintln!("agentwire: cannot read input: {e}");
-                    return 1;
-                }
-                (
-                    Ok(()),
-                    writeln!(out.borrow_mut(), "{}", s.store().state_json()),
-                )
-            }
+            "sse" => sse(&o, &mut *input, &out, &mut chunker),
+            "events" => events(&o, &mut *input, &out, &mut chunker),
+            _ => state(&o, &mut *input, &out, &mut chunker),
         };
         let flushed = result.and_then(|_| out.borrow_mut().flush());
         if let Err(e) = read {

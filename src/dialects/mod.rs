@@ -51,15 +51,14 @@ pub mod jsonrpc;
 #[cfg(feature = "myagent")]
 pub mod myagent;
 pub mod respond;
+mod rpc_reply;
 mod surrogates;
 mod table;
-mod translate;
 #[cfg(feature = "unified")]
 pub mod unified;
 
 pub use detect::{detect, detect_headers};
 pub use emit::{Output, Step};
-pub use translate::{DialectHook, Observer, Translator};
 
 use crate::events::DiagCode;
 use crate::json::{self, Value};

@@ -516,4 +516,4 @@ pub fn create_session(content: Option<&Value<'_>>, metadata: Option<&Value<'_>>)
     )
 }
 
-pub use super::jsonrpc::{is_rpc_response, rpc_error_message};
+pub use super::rpc_reply::{is_rpc_response, rpc_error_message};

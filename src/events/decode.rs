@@ -1,68 +1,11 @@
 //! Decoding one SSE event's data into a canonical event, with per-event validation.
 
+pub use super::context::EventContext;
 use super::diagnostic::{bounded_raw, DiagCode, Diagnostic, Severity};
-use super::field::{Problem, Str, MAX_SAFE_INTEGER};
+use super::field::{FieldSink, Str, MAX_SAFE_INTEGER};
 use super::types::*;
 use super::{timestamp, url, AgentEvent};
 use crate::json::{self, Value};
-
-/// Collects field problems while an event is decoded.
-#[derive(Debug, Default)]
-pub(crate) struct FieldSink {
-    /// (code, severity, message, path)
-    pub problems: Vec<(DiagCode, Severity, String, String)>,
-    /// A required field was missing or invalid: the event is rejected.
-    pub failed: bool,
-}
-
-impl FieldSink {
-    pub(crate) fn problem(&mut self, field: &str, optional: bool, p: Problem) {
-        let severity = if optional {
-            Severity::Warning
-        } else {
-            self.failed = true;
-            Severity::Error
-        };
-        let message = if optional {
-            format!("{field}: {} (field ignored)", p.message)
-        } else {
-            format!("{field}: {}", p.message)
-        };
-        self.problems
-            .push((p.code, severity, message, format!("$.{field}")));
-    }
-
-    /// A required field that is absent. A field that was present but invalid was already
-    /// reported by [`FieldSink::problem`]: it is not also "missing".
-    pub(crate) fn missing(&mut self, field: &str) {
-        self.failed = true;
-        let path = format!("$.{field}");
-        if self.problems.iter().any(|p| p.3 == path) {
-            return;
-        }
-        self.problems.push((
-            DiagCode::MissingField,
-            Severity::Error,
-            format!("missing required field {field}"),
-            path,
-        ));
-    }
-
-    fn warn(&mut self, code: DiagCode, message: String, path: String) {
-        self.problems.push((code, Severity::Warning, message, path));
-    }
-}
-
-/// Where an event came from, for diagnostics.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct EventContext<'s> {
-    /// The SSE `event:` type (`"message"` when the stream did not set one).
-    pub sse_type: &'s str,
-    /// The SSE last event id at dispatch (empty when the stream has no ids).
-    pub event_id: &'s str,
-    /// 0-based position of the event in the stream.
-    pub position: u64,
-}
 
 /// Decodes and validates one event's JSON `data`.
 ///

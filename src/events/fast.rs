@@ -11,7 +11,7 @@
 //! that is not a plain integer, a bad timestamp, a mismatched SSE type) returns `None`, and the
 //! caller decodes the event the general way. `tests.rs` checks both paths agree.
 
-use super::decode::EventContext;
+use super::context::EventContext;
 use super::timestamp;
 use super::types::{AgentEvent, ContentDelta, MessageDelta};
 use crate::json::plain_run;

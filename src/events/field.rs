@@ -1,9 +1,55 @@
 //! Field decoding: how each Rust field type is read from JSON and written back.
 
-use super::decode::FieldSink;
-use super::diagnostic::DiagCode;
+use super::diagnostic::{DiagCode, Severity};
 use crate::json::{write_number, write_str, Value};
 use std::borrow::Cow;
+
+/// Collects field problems while an event is decoded.
+#[derive(Debug, Default)]
+pub(crate) struct FieldSink {
+    /// (code, severity, message, path)
+    pub problems: Vec<(DiagCode, Severity, String, String)>,
+    /// A required field was missing or invalid: the event is rejected.
+    pub failed: bool,
+}
+
+impl FieldSink {
+    pub(crate) fn problem(&mut self, field: &str, optional: bool, p: Problem) {
+        let severity = if optional {
+            Severity::Warning
+        } else {
+            self.failed = true;
+            Severity::Error
+        };
+        let message = if optional {
+            format!("{field}: {} (field ignored)", p.message)
+        } else {
+            format!("{field}: {}", p.message)
+        };
+        self.problems
+            .push((p.code, severity, message, format!("$.{field}")));
+    }
+
+    /// A required field that is absent. A field that was present but invalid was already
+    /// reported by [`FieldSink::problem`]: it is not also "missing".
+    pub(crate) fn missing(&mut self, field: &str) {
+        self.failed = true;
+        let path = format!("$.{field}");
+        if self.problems.iter().any(|p| p.3 == path) {
+            return;
+        }
+        self.problems.push((
+            DiagCode::MissingField,
+            Severity::Error,
+            format!("missing required field {field}"),
+            path,
+        ));
+    }
+
+    pub(crate) fn warn(&mut self, code: DiagCode, message: String, path: String) {
+        self.problems.push((code, Severity::Warning, message, path));
+    }
+}
 
 /// A string field (borrowed from the event data when it had no escapes).
 pub type Str<'a> = Cow<'a, str>;

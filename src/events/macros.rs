@@ -36,7 +36,7 @@ macro_rules! canonical_events {
                 /// Returns `None` when a required field is missing or invalid.
                 pub(crate) fn decode(
                     entries: Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>,
-                    sink: &mut $crate::events::decode::FieldSink,
+                    sink: &mut $crate::events::field::FieldSink,
                 ) -> Option<Self> {
                     use $crate::events::field::{Field, Slot};
                     let mut slots = [$( { let _ = $wire; Slot::Missing }, )*];
@@ -97,7 +97,7 @@ macro_rules! canonical_events {
             pub(crate) fn decode_known(
                 kind: &str,
                 entries: Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>,
-                sink: &mut $crate::events::decode::FieldSink,
+                sink: &mut $crate::events::field::FieldSink,
             ) -> Result<Option<Self>, Vec<($crate::events::Str<'a>, $crate::json::Value<'a>)>> {
                 match kind {
                     $( $kind => Ok($name::decode(entries, sink).map(AgentEvent::$name)), )*

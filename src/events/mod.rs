@@ -4,6 +4,7 @@
 //! - [`decode_event`]: JSON `data` of one SSE event → event + [`Diagnostic`]s. Never panics.
 //! - [`Diagnostic`] / [`DiagCode`]: stable codes for everything invalid or inconsistent.
 
+mod context;
 pub mod decode;
 mod diagnostic;
 mod enums;

@@ -5,7 +5,7 @@
 //! is carried into them, so that a client reading the card runs that scenario (otherwise a
 //! client adds `?scenario=…` to each request).
 
-use crate::http::{json_response, RespBody};
+use crate::reply::{json_response, RespBody};
 use hyper::header::{self, HeaderMap};
 use hyper::{Response, StatusCode};
 use serde_json::{json, Value};

@@ -8,7 +8,8 @@
 //! with an `ErrorInfo` of reason `VERSION_NOT_SUPPORTED`; the v0.3 method names get -32601.
 
 use super::{cancel, check_version, get, history_length, send_streaming, subscribe, Cx, V1Error};
-use crate::http::{json_response, Query, RespBody};
+use crate::args::Query;
+use crate::reply::{json_response, RespBody};
 use crate::rpc::{read_call, rpc_error, rpc_result, Call, INVALID_PARAMS, METHOD_NOT_FOUND};
 use crate::App;
 use hyper::body::Incoming;

@@ -20,11 +20,13 @@ pub mod card;
 pub mod jsonrpc;
 pub mod rest;
 
+use crate::args::{Query, StreamArgs};
 use crate::dialects::a2a_v1::{self as enc, TaskFold};
 use crate::dialects::{self, Dialect};
 use crate::faults::Faults;
-use crate::http::{open_stream, Query, RespBody, StreamArgs, StreamOpts};
+use crate::reply::RespBody;
 use crate::run::{lock, AnswerOutcome, Run};
+use crate::stream::{open_stream, StreamOpts};
 use crate::App;
 use hyper::header::HeaderMap;
 use hyper::{Response, StatusCode};

@@ -13,7 +13,8 @@
 //! [ErrorInfo]}}`), also before the first event of a stream.
 
 use super::{cancel, check_version, get, history_length, send_streaming, subscribe, Cx, V1Error};
-use crate::http::{json_response, not_allowed, Query, RespBody, MAX_BODY};
+use crate::args::Query;
+use crate::reply::{json_response, not_allowed, RespBody, MAX_BODY};
 use crate::App;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;

@@ -24,11 +24,10 @@
 
 pub mod stream;
 
+use crate::args::{conversation_query, conversation_status_fault, ConversationQuery};
 use crate::dialects::ag_ui::{AgUiEncoder, Pending};
 use crate::faults::Faults;
-use crate::http::{
-    conversation_query, conversation_status_fault, error, read_json, ConversationQuery, RespBody,
-};
+use crate::reply::{error, read_json, RespBody};
 use crate::run::{lock, Run, RunSpec};
 use crate::App;
 use hyper::body::Incoming;

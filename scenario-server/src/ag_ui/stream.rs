@@ -18,7 +18,7 @@ use super::{Input, Thread};
 use crate::dialects::ag_ui::RootEnd;
 use crate::dialects::Canon;
 use crate::faults::Faults;
-use crate::http::RespBody;
+use crate::reply::RespBody;
 use crate::sse::{with_newline, ChannelBody};
 use http_body_util::BodyExt;
 use hyper::body::Bytes;

@@ -31,12 +31,10 @@
 
 pub mod stream;
 
+use crate::args::{conversation_query, conversation_status_fault, ConversationQuery, Query};
 use crate::dialects::ai_sdk::{AiSdkEncoder, AskKind, Pending};
 use crate::faults::Faults;
-use crate::http::{
-    conversation_query, conversation_status_fault, error, read_json, ConversationQuery, Query,
-    RespBody,
-};
+use crate::reply::{error, read_json, RespBody};
 use crate::run::{lock, Run, RunSpec};
 use crate::App;
 use hyper::body::Incoming;
@@ -450,7 +448,7 @@ pub fn resume(app: &App, req: &Request<Incoming>, chat_id: &str) -> Response<Res
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("faults: {e}")),
     };
     let no_content = || {
-        let mut r = Response::new(crate::http::full(hyper::body::Bytes::new()));
+        let mut r = Response::new(crate::reply::full(hyper::body::Bytes::new()));
         *r.status_mut() = StatusCode::NO_CONTENT;
         r
     };

@@ -16,7 +16,7 @@ use super::Chat;
 use crate::ag_ui::stream::frame;
 use crate::dialects::ag_ui::RootEnd;
 use crate::dialects::Canon;
-use crate::http::RespBody;
+use crate::reply::RespBody;
 use crate::run::lock;
 use crate::sse::{with_newline, ChannelBody};
 use http_body_util::BodyExt;

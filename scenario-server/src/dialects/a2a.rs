@@ -168,73 +168,79 @@ impl A2aEncoder {
             "lastChunk": last,
         })));
     }
+
+    /// `task-created`: the root `task` (submitted), or a sub-task announced on the root.
+    fn task_created(&mut self, ev: &Canon<'_>, task: String, out: &mut Vec<Out>) {
+        let parent = ev.str("parentTaskId");
+        if parent.is_none() && self.root.is_none() {
+            self.root = Some(task.clone());
+        }
+        self.tasks.insert(
+            task.clone(),
+            Task {
+                completed_sent: false,
+                state: "submitted",
+            },
+        );
+        let mut m = meta_map(ev);
+        if let Some(p) = parent {
+            m.insert("parentTaskId".into(), self.tid(p).into());
+        }
+        if let Some(i) = ev.str("initiator") {
+            m.insert("initiator".into(), i.into());
+        }
+        out.push(Out::plain(json!({
+            "kind": "task",
+            "id": self.tid(&task),
+            "contextId": self.context_id,
+            "status": {"state": "submitted", "timestamp": ev.ts()},
+            "history": [],
+            "metadata": m,
+        })));
+    }
+
+    /// `task-status`: a `status-update`.
+    fn task_status(&mut self, ev: &Canon<'_>, task: String, out: &mut Vec<Out>) {
+        let status = ev.str("status").unwrap_or("");
+        let msg = self.text_message(&task, ev.id, ev.str("message"));
+        match status {
+            "working" | "waiting-subtask" => {
+                let mut meta = None;
+                if status != "working" || ev.get("metadata").is_some() {
+                    let mut a = meta_map(ev);
+                    a.insert("status".into(), status.into());
+                    let mut m = Map::new();
+                    m.insert("agentwire".into(), Value::Object(a));
+                    meta = Some(m);
+                }
+                self.status(ev, "working", msg, meta, false, out);
+            }
+            "completed" => {
+                if let Some(t) = self.tasks.get_mut(&task) {
+                    t.completed_sent = true;
+                }
+                self.status(ev, "completed", msg, Some(meta_map(ev)), true, out);
+            }
+            "failed" | "canceled" => {
+                let state = if status == "failed" {
+                    "failed"
+                } else {
+                    "canceled"
+                };
+                self.status(ev, state, msg, Some(meta_map(ev)), true, out);
+            }
+            // waiting-input / waiting-auth: the request's status-update says it.
+            _ => {}
+        }
+    }
 }
 
 impl Encoder for A2aEncoder {
     fn encode(&mut self, ev: &Canon<'_>, out: &mut Vec<Out>) {
         let task = ev.task().to_owned();
         match ev.kind {
-            "task-created" => {
-                let parent = ev.str("parentTaskId");
-                if parent.is_none() && self.root.is_none() {
-                    self.root = Some(task.clone());
-                }
-                self.tasks.insert(
-                    task.clone(),
-                    Task {
-                        completed_sent: false,
-                        state: "submitted",
-                    },
-                );
-                let mut m = meta_map(ev);
-                if let Some(p) = parent {
-                    m.insert("parentTaskId".into(), self.tid(p).into());
-                }
-                if let Some(i) = ev.str("initiator") {
-                    m.insert("initiator".into(), i.into());
-                }
-                out.push(Out::plain(json!({
-                    "kind": "task",
-                    "id": self.tid(&task),
-                    "contextId": self.context_id,
-                    "status": {"state": "submitted", "timestamp": ev.ts()},
-                    "history": [],
-                    "metadata": m,
-                })));
-            }
-            "task-status" => {
-                let status = ev.str("status").unwrap_or("");
-                let msg = self.text_message(&task, ev.id, ev.str("message"));
-                match status {
-                    "working" | "waiting-subtask" => {
-                        let mut meta = None;
-                        if status != "working" || ev.get("metadata").is_some() {
-                            let mut a = meta_map(ev);
-                            a.insert("status".into(), status.into());
-                            let mut m = Map::new();
-                            m.insert("agentwire".into(), Value::Object(a));
-                            meta = Some(m);
-                        }
-                        self.status(ev, "working", msg, meta, false, out);
-                    }
-                    "completed" => {
-                        if let Some(t) = self.tasks.get_mut(&task) {
-                            t.completed_sent = true;
-                        }
-                        self.status(ev, "completed", msg, Some(meta_map(ev)), true, out);
-                    }
-                    "failed" | "canceled" => {
-                        let state = if status == "failed" {
-                            "failed"
-                        } else {
-                            "canceled"
-                        };
-                        self.status(ev, state, msg, Some(meta_map(ev)), true, out);
-                    }
-                    // waiting-input / waiting-auth: the request's status-update says it.
-                    _ => {}
-                }
-            }
+            "task-created" => self.task_created(ev, task, out),
+            "task-status" => self.task_status(ev, task, out),
             "task-complete" => {
                 let sent = self.tasks.get(&task).is_some_and(|t| t.completed_sent);
                 if !sent {

@@ -145,6 +145,83 @@ impl AcpEncoder {
     fn dev_tool(kind: &str, tool_call: Value) -> Value {
         json!({ DEV_TOOL: {"kind": kind, "tool_call": tool_call} })
     }
+
+    /// `tool-complete`: `tool_execution` completed or failed (with the development-tool metadata).
+    fn tool_complete(&mut self, ev: &Canon<'_>, out: &mut Vec<Out>) {
+        let call = ev.str("toolCallId").unwrap_or("");
+        let name = ev
+            .str("toolName")
+            .or_else(|| self.tools.get(call).map(String::as_str))
+            .unwrap_or("tool")
+            .to_owned();
+        let secs = ev
+            .meta("duration")
+            .and_then(Value::as_f64)
+            .map(|ms| Value::from(ms / 1000.0));
+        let ok = ev.get("success").and_then(Value::as_bool) != Some(false);
+        let data = if ok {
+            obj([
+                ("tool_id", name.as_str().into()),
+                ("status", "completed".into()),
+                ("execution_time", secs.unwrap_or(Value::Null)),
+                ("return_code", 0.into()),
+                ("cached", opt(ev.meta("cached"))),
+                ("output", opt(ev.get("result"))),
+                (
+                    "metadata",
+                    Self::dev_tool(
+                        "tool_call_update",
+                        json!({"tool_call_id": call, "status": "succeeded", "result": {"content": opt(ev.get("result"))}}),
+                    ),
+                ),
+            ])
+        } else {
+            let err = ev.str("error").unwrap_or("tool failed");
+            obj([
+                ("tool_id", name.as_str().into()),
+                ("status", "failed".into()),
+                ("error", err.into()),
+                ("execution_time", secs.unwrap_or(Value::Null)),
+                ("retry_attempt", opt(ev.meta("retries"))),
+                ("will_retry", false.into()),
+                (
+                    "metadata",
+                    Self::dev_tool(
+                        "tool_call_update",
+                        json!({"tool_call_id": call, "status": "failed", "result": {"message": err}}),
+                    ),
+                ),
+            ])
+        };
+        out.push(Out::plain(self.event(ev, "tool_execution", data)));
+    }
+
+    /// `input-required`: `input_required` (a permission prompt when the request offers options).
+    fn input_required(&mut self, ev: &Canon<'_>, task: String, out: &mut Vec<Out>) {
+        if ev.get("requireUser").and_then(Value::as_bool) == Some(false) {
+            return;
+        }
+        let options = ev
+            .get("options")
+            .and_then(Value::as_array)
+            .map(|o| permission_options(o))
+            .filter(|o| !o.is_empty());
+        let data = obj([
+            ("prompt", opt_str(ev.str("prompt"))),
+            ("input_types", json!(["text/plain"])),
+            ("detection_method", "protocol_compliant".into()),
+            ("input_id", opt_str(ev.str("inputId"))),
+            ("input_type", opt_str(ev.str("inputType"))),
+            ("schema", opt(ev.get("schema"))),
+            (
+                "permission_options",
+                options.map_or(Value::Null, Value::Array),
+            ),
+            ("metadata", opt(ev.get("metadata"))),
+        ]);
+        self.set_state(&task, "input-required");
+        out.push(Out::plain(self.event(ev, "input_required", data)));
+    }
 }
 
 impl Encoder for AcpEncoder {
@@ -188,31 +265,7 @@ impl Encoder for AcpEncoder {
                     self.message(ev, text, out);
                 }
             }
-            "input-required" => {
-                if ev.get("requireUser").and_then(Value::as_bool) == Some(false) {
-                    return;
-                }
-                let options = ev
-                    .get("options")
-                    .and_then(Value::as_array)
-                    .map(|o| permission_options(o))
-                    .filter(|o| !o.is_empty());
-                let data = obj([
-                    ("prompt", opt_str(ev.str("prompt"))),
-                    ("input_types", json!(["text/plain"])),
-                    ("detection_method", "protocol_compliant".into()),
-                    ("input_id", opt_str(ev.str("inputId"))),
-                    ("input_type", opt_str(ev.str("inputType"))),
-                    ("schema", opt(ev.get("schema"))),
-                    (
-                        "permission_options",
-                        options.map_or(Value::Null, Value::Array),
-                    ),
-                    ("metadata", opt(ev.get("metadata"))),
-                ]);
-                self.set_state(&task, "input-required");
-                out.push(Out::plain(self.event(ev, "input_required", data)));
-            }
+            "input-required" => self.input_required(ev, task, out),
             "auth-required" => {
                 let auth = obj([
                     ("authType", opt(ev.get("authType"))),
@@ -266,54 +319,7 @@ impl Encoder for AcpEncoder {
                 });
                 out.push(Out::plain(self.event(ev, "status_change", data)));
             }
-            "tool-complete" => {
-                let call = ev.str("toolCallId").unwrap_or("");
-                let name = ev
-                    .str("toolName")
-                    .or_else(|| self.tools.get(call).map(String::as_str))
-                    .unwrap_or("tool")
-                    .to_owned();
-                let secs = ev
-                    .meta("duration")
-                    .and_then(Value::as_f64)
-                    .map(|ms| Value::from(ms / 1000.0));
-                let ok = ev.get("success").and_then(Value::as_bool) != Some(false);
-                let data = if ok {
-                    obj([
-                        ("tool_id", name.as_str().into()),
-                        ("status", "completed".into()),
-                        ("execution_time", secs.unwrap_or(Value::Null)),
-                        ("return_code", 0.into()),
-                        ("cached", opt(ev.meta("cached"))),
-                        ("output", opt(ev.get("result"))),
-                        (
-                            "metadata",
-                            Self::dev_tool(
-                                "tool_call_update",
-                                json!({"tool_call_id": call, "status": "succeeded", "result": {"content": opt(ev.get("result"))}}),
-                            ),
-                        ),
-                    ])
-                } else {
-                    let err = ev.str("error").unwrap_or("tool failed");
-                    obj([
-                        ("tool_id", name.as_str().into()),
-                        ("status", "failed".into()),
-                        ("error", err.into()),
-                        ("execution_time", secs.unwrap_or(Value::Null)),
-                        ("retry_attempt", opt(ev.meta("retries"))),
-                        ("will_retry", false.into()),
-                        (
-                            "metadata",
-                            Self::dev_tool(
-                                "tool_call_update",
-                                json!({"tool_call_id": call, "status": "failed", "result": {"message": err}}),
-                            ),
-                        ),
-                    ])
-                };
-                out.push(Out::plain(self.event(ev, "tool_execution", data)));
-            }
+            "tool-complete" => self.tool_complete(ev, out),
             "thought-stream" => {
                 let data = obj([
                     ("kind", "thought".into()),

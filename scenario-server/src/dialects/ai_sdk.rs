@@ -305,30 +305,7 @@ impl AiSdkEncoder {
                 }
             }
             "task-status" => self.status(ev, &task, root, out),
-            "content-delta" => {
-                let d = ev.str("delta").unwrap_or("");
-                if root {
-                    if self.text.is_none() {
-                        self.model_output(true, out);
-                        self.text_n += 1;
-                        let id = format!("text-{task}-{}", self.text_n);
-                        out.push(json!({"type": "text-start", "id": id}));
-                        self.text = Some(id);
-                    }
-                    let id = self.text.clone().unwrap_or_default();
-                    out.push(json!({"type": "text-delta", "id": id, "delta": d}));
-                } else if let Some(p) = self.sub_update(&task, |o| {
-                    let t = o
-                        .get("text")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_owned()
-                        + d;
-                    o.insert("text".into(), t.into());
-                }) {
-                    out.push(p);
-                }
-            }
+            "content-delta" => self.content_delta(ev, task, root, out),
             "content-complete" => {
                 if root {
                     self.close_text(out);
@@ -346,31 +323,7 @@ impl AiSdkEncoder {
                     }
                 }
             }
-            "thought-stream" => {
-                let text = ev.str("content").unwrap_or("");
-                if root {
-                    self.model_output(false, out);
-                    let id = ev.str("thoughtId").unwrap_or("thought").to_owned();
-                    let mut pm = Map::new();
-                    for k in ["thoughtType", "verbosity"] {
-                        if let Some(v) = ev.get(k) {
-                            pm.insert(k.into(), v.clone());
-                        }
-                    }
-                    let pm = json!({"agentwire": pm});
-                    out.push(json!({"type": "reasoning-start", "id": id, "providerMetadata": pm}));
-                    for d in split_deltas(text, if text.len() >= 40 { 2 } else { 1 }) {
-                        out.push(json!({"type": "reasoning-delta", "id": id, "delta": d}));
-                    }
-                    out.push(json!({"type": "reasoning-end", "id": id}));
-                } else if let Some(p) = self.sub_update(&task, |o| {
-                    if let Some(Value::Array(a)) = o.get_mut("thoughts") {
-                        a.push(text.into());
-                    }
-                }) {
-                    out.push(p);
-                }
-            }
+            "thought-stream" => self.thought_stream(ev, task, root, out),
             "tool-start" => {
                 let id = ev.str("toolCallId").unwrap_or("call").to_owned();
                 let name = ev.str("toolName").unwrap_or("tool").to_owned();
@@ -403,33 +356,7 @@ impl AiSdkEncoder {
                     out.push(p);
                 }
             }
-            "tool-complete" => {
-                let id = ev.str("toolCallId").unwrap_or("call").to_owned();
-                let ok = ev.get("success").and_then(Value::as_bool).unwrap_or(true);
-                let err = ev.str("error").unwrap_or("the tool failed").to_owned();
-                let result = ev.get("result").cloned().unwrap_or(Value::Null);
-                if root {
-                    if let Some(i) = self.tools_open.iter().position(|t| *t == id) {
-                        self.tools_open.remove(i);
-                        self.step_had_output = true;
-                        out.push(if ok {
-                            json!({"type": "tool-output-available", "toolCallId": id, "output": result})
-                        } else {
-                            json!({"type": "tool-output-error", "toolCallId": id, "errorText": err})
-                        });
-                    }
-                } else if let Some(p) = self.sub_tool(&task, &id, |t| {
-                    if ok {
-                        t.insert("state".into(), "output-available".into());
-                        t.insert("output".into(), result);
-                    } else {
-                        t.insert("state".into(), "output-error".into());
-                        t.insert("errorText".into(), err.into());
-                    }
-                }) {
-                    out.push(p);
-                }
-            }
+            "tool-complete" => self.tool_complete(ev, task, root, out),
             "input-required" | "auth-required" => self.request(ev, &task, out),
             "input-received" | "auth-completed" => {
                 let input = ev.kind == "input-received";
@@ -722,6 +649,88 @@ impl AiSdkEncoder {
         out.push(data_part("artifact", &aid, d));
         if let Some(f) = file {
             out.push(f);
+        }
+    }
+
+    /// `content-delta`: `text-delta` (the text part opens first).
+    fn content_delta(&mut self, ev: &Canon<'_>, task: String, root: bool, out: &mut Vec<Value>) {
+        let d = ev.str("delta").unwrap_or("");
+        if root {
+            if self.text.is_none() {
+                self.model_output(true, out);
+                self.text_n += 1;
+                let id = format!("text-{task}-{}", self.text_n);
+                out.push(json!({"type": "text-start", "id": id}));
+                self.text = Some(id);
+            }
+            let id = self.text.clone().unwrap_or_default();
+            out.push(json!({"type": "text-delta", "id": id, "delta": d}));
+        } else if let Some(p) = self.sub_update(&task, |o| {
+            let t = o
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+                + d;
+            o.insert("text".into(), t.into());
+        }) {
+            out.push(p);
+        }
+    }
+
+    /// `thought-stream`: `reasoning-*` chunks.
+    fn thought_stream(&mut self, ev: &Canon<'_>, task: String, root: bool, out: &mut Vec<Value>) {
+        let text = ev.str("content").unwrap_or("");
+        if root {
+            self.model_output(false, out);
+            let id = ev.str("thoughtId").unwrap_or("thought").to_owned();
+            let mut pm = Map::new();
+            for k in ["thoughtType", "verbosity"] {
+                if let Some(v) = ev.get(k) {
+                    pm.insert(k.into(), v.clone());
+                }
+            }
+            let pm = json!({"agentwire": pm});
+            out.push(json!({"type": "reasoning-start", "id": id, "providerMetadata": pm}));
+            for d in split_deltas(text, if text.len() >= 40 { 2 } else { 1 }) {
+                out.push(json!({"type": "reasoning-delta", "id": id, "delta": d}));
+            }
+            out.push(json!({"type": "reasoning-end", "id": id}));
+        } else if let Some(p) = self.sub_update(&task, |o| {
+            if let Some(Value::Array(a)) = o.get_mut("thoughts") {
+                a.push(text.into());
+            }
+        }) {
+            out.push(p);
+        }
+    }
+
+    /// `tool-complete`: `tool-output-available` or `tool-output-error`.
+    fn tool_complete(&mut self, ev: &Canon<'_>, task: String, root: bool, out: &mut Vec<Value>) {
+        let id = ev.str("toolCallId").unwrap_or("call").to_owned();
+        let ok = ev.get("success").and_then(Value::as_bool).unwrap_or(true);
+        let err = ev.str("error").unwrap_or("the tool failed").to_owned();
+        let result = ev.get("result").cloned().unwrap_or(Value::Null);
+        if root {
+            if let Some(i) = self.tools_open.iter().position(|t| *t == id) {
+                self.tools_open.remove(i);
+                self.step_had_output = true;
+                out.push(if ok {
+                    json!({"type": "tool-output-available", "toolCallId": id, "output": result})
+                } else {
+                    json!({"type": "tool-output-error", "toolCallId": id, "errorText": err})
+                });
+            }
+        } else if let Some(p) = self.sub_tool(&task, &id, |t| {
+            if ok {
+                t.insert("state".into(), "output-available".into());
+                t.insert("output".into(), result);
+            } else {
+                t.insert("state".into(), "output-error".into());
+                t.insert("errorText".into(), err.into());
+            }
+        }) {
+            out.push(p);
         }
     }
 }

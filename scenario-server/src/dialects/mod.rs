@@ -382,7 +382,7 @@ impl Encoded {
 
 /// A run's encoding in `dialect`, brought up to date with its log (`None` for canonical).
 pub fn encoded(run: &Run, dialect: Dialect) -> Option<Arc<Mutex<Encoded>>> {
-    let cell = run.encoding(dialect, || Encoded::new(dialect, run))?;
+    let cell = run.encoding(dialect.as_str(), || Encoded::new(dialect, run))?;
     let (len, _, _) = run.status();
     lock(&cell).sync(run, len);
     Some(cell)

@@ -76,6 +76,63 @@ impl MyAgentEncoder {
     fn is_root(&self, task: &str) -> bool {
         self.root.as_deref() == Some(task)
     }
+
+    /// `input-required`: `agent.user_confirm` (approve, select or input).
+    fn input_required(&mut self, ev: &Canon<'_>, task: String, out: &mut Vec<Out>) {
+        if ev.get("requireUser").and_then(Value::as_bool) == Some(false) {
+            return;
+        }
+        let opts = ev
+            .get("options")
+            .and_then(Value::as_array)
+            .map(|o| options(o))
+            .filter(|o| !o.is_empty());
+        let content = obj([
+            (
+                "message",
+                ev.str("prompt").unwrap_or("Please confirm").into(),
+            ),
+            (
+                "confirmation_type",
+                confirmation_type(ev.str("inputType")).into(),
+            ),
+            ("options", opts.map_or(Value::Null, Value::Array)),
+        ]);
+        let critical = ev.meta("urgency").and_then(Value::as_str) == Some("high");
+        let meta = obj([
+            ("timeout_seconds", opt(ev.meta("timeout"))),
+            ("critical", critical.into()),
+            ("input_type", opt_str(ev.str("inputType"))),
+            ("schema", opt(ev.get("schema"))),
+            ("task_id", task.as_str().into()),
+        ]);
+        let e = self.event(ev, "agent.user_confirm", ev.str("inputId"), content, meta);
+        out.push(Out::plain(e));
+    }
+
+    /// `tool-complete`: `agent.tool_result`.
+    fn tool_complete(&mut self, ev: &Canon<'_>, task: String, out: &mut Vec<Out>) {
+        let call = ev.str("toolCallId").unwrap_or("");
+        let ok = ev.get("success").and_then(Value::as_bool) != Some(false);
+        let result = if ok {
+            opt(ev.get("result"))
+        } else {
+            ev.str("error").unwrap_or("tool failed").into()
+        };
+        let content = json!({"result": result, "status": if ok { "success" } else { "failed" }});
+        let meta = obj([
+            ("call_id", call.into()),
+            ("execution_time_ms", opt(ev.meta("duration"))),
+            ("task_id", task.as_str().into()),
+        ]);
+        out.push(Out::plain(self.event(
+            ev,
+            "agent.tool_result",
+            Some(call),
+            content,
+            meta,
+        )));
+    }
 }
 
 impl Encoder for MyAgentEncoder {
@@ -125,29 +182,7 @@ impl Encoder for MyAgentEncoder {
                     meta,
                 )));
             }
-            "tool-complete" => {
-                let call = ev.str("toolCallId").unwrap_or("");
-                let ok = ev.get("success").and_then(Value::as_bool) != Some(false);
-                let result = if ok {
-                    opt(ev.get("result"))
-                } else {
-                    ev.str("error").unwrap_or("tool failed").into()
-                };
-                let content =
-                    json!({"result": result, "status": if ok { "success" } else { "failed" }});
-                let meta = obj([
-                    ("call_id", call.into()),
-                    ("execution_time_ms", opt(ev.meta("duration"))),
-                    ("task_id", task.as_str().into()),
-                ]);
-                out.push(Out::plain(self.event(
-                    ev,
-                    "agent.tool_result",
-                    Some(call),
-                    content,
-                    meta,
-                )));
-            }
+            "tool-complete" => self.tool_complete(ev, task, out),
             "content-delta" if root => {
                 let step = format!("answer-{task}");
                 let meta = obj([("chunk_index", opt(ev.get("index")))]);
@@ -198,37 +233,7 @@ impl Encoder for MyAgentEncoder {
                     flags: ROOT_STATUS | TERMINAL,
                 });
             }
-            "input-required" => {
-                if ev.get("requireUser").and_then(Value::as_bool) == Some(false) {
-                    return;
-                }
-                let opts = ev
-                    .get("options")
-                    .and_then(Value::as_array)
-                    .map(|o| options(o))
-                    .filter(|o| !o.is_empty());
-                let content = obj([
-                    (
-                        "message",
-                        ev.str("prompt").unwrap_or("Please confirm").into(),
-                    ),
-                    (
-                        "confirmation_type",
-                        confirmation_type(ev.str("inputType")).into(),
-                    ),
-                    ("options", opts.map_or(Value::Null, Value::Array)),
-                ]);
-                let critical = ev.meta("urgency").and_then(Value::as_str) == Some("high");
-                let meta = obj([
-                    ("timeout_seconds", opt(ev.meta("timeout"))),
-                    ("critical", critical.into()),
-                    ("input_type", opt_str(ev.str("inputType"))),
-                    ("schema", opt(ev.get("schema"))),
-                    ("task_id", task.as_str().into()),
-                ]);
-                let e = self.event(ev, "agent.user_confirm", ev.str("inputId"), content, meta);
-                out.push(Out::plain(e));
-            }
+            "input-required" => self.input_required(ev, task, out),
             "auth-required" => {
                 let content = json!({
                     "message": ev.str("prompt").unwrap_or("Authentication required"),

@@ -65,76 +65,114 @@ impl UnifiedEncoder {
         }
         v
     }
+
+    /// `task-created`: the session (the root task), a workflow run (its child) or a step.
+    fn task_created(&mut self, ev: &Canon<'_>, task: String, out: &mut Vec<Out>) {
+        let parent = ev.str("parentTaskId");
+        let agent = ev
+            .meta("agentId")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        match parent {
+            None if self.root.is_none() => {
+                self.root = Some(task.clone());
+                self.tasks.insert(
+                    task,
+                    Task {
+                        agent: agent.clone(),
+                        ..Task::default()
+                    },
+                );
+                let payload = obj([
+                    ("session_id", self.session.as_str().into()),
+                    ("agent", opt_str(agent.as_deref())),
+                    ("metadata", opt(ev.get("metadata"))),
+                ]);
+                out.push(Out::plain(self.event(ev, "session_started", payload)));
+            }
+            Some(p) if self.is_root(p) => {
+                self.tasks.insert(
+                    task.clone(),
+                    Task {
+                        top: Some(task.clone()),
+                        agent: agent.clone(),
+                        ..Task::default()
+                    },
+                );
+                let payload = obj([
+                    ("workflow", opt_str(agent.as_deref())),
+                    ("run_id", task.as_str().into()),
+                    ("metadata", opt(ev.get("metadata"))),
+                ]);
+                out.push(Out::plain(self.event(ev, "workflow_started", payload)));
+            }
+            Some(p) => {
+                let top = self.tasks.get(p).and_then(|t| t.top.clone());
+                let Some(top) = top else { return };
+                self.tasks.insert(
+                    task.clone(),
+                    Task {
+                        top: Some(top.clone()),
+                        agent: agent.clone(),
+                        ..Task::default()
+                    },
+                );
+                let payload = obj([
+                    ("run_id", top.into()),
+                    ("step_id", task.as_str().into()),
+                    (
+                        "description",
+                        opt_str(self.prompts.get(&task).map(String::as_str)),
+                    ),
+                    ("agent", opt_str(agent.as_deref())),
+                ]);
+                out.push(Out::plain(self.event(ev, "workflow_step_started", payload)));
+            }
+            None => {}
+        }
+    }
+
+    /// `task-status` of the root task: the session ends, or a retry / an error.
+    fn root_status(&mut self, ev: &Canon<'_>, out: &mut Vec<Out>) {
+        let (ty, payload) = match ev.str("status").unwrap_or("") {
+            "completed" => (
+                "session_ended",
+                obj([
+                    ("session_id", self.session.as_str().into()),
+                    ("reason", "completed".into()),
+                    ("summary", opt_str(ev.str("message"))),
+                ]),
+            ),
+            "failed" => (
+                "session_ended",
+                obj([
+                    ("session_id", self.session.as_str().into()),
+                    ("reason", "failed".into()),
+                    ("summary", opt_str(ev.str("message"))),
+                    ("error", opt(ev.meta("reason"))),
+                ]),
+            ),
+            "canceled" => (
+                "run_interrupted",
+                obj([
+                    ("reason", "user_stop".into()),
+                    ("message", opt(ev.meta("reason"))),
+                ]),
+            ),
+            _ => return,
+        };
+        out.push(Out {
+            data: self.event(ev, ty, payload),
+            flags: ROOT_STATUS | TERMINAL,
+        });
+    }
 }
 
 impl Encoder for UnifiedEncoder {
     fn encode(&mut self, ev: &Canon<'_>, out: &mut Vec<Out>) {
         let task = ev.task().to_owned();
         match ev.kind {
-            "task-created" => {
-                let parent = ev.str("parentTaskId");
-                let agent = ev
-                    .meta("agentId")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                match parent {
-                    None if self.root.is_none() => {
-                        self.root = Some(task.clone());
-                        self.tasks.insert(
-                            task,
-                            Task {
-                                agent: agent.clone(),
-                                ..Task::default()
-                            },
-                        );
-                        let payload = obj([
-                            ("session_id", self.session.as_str().into()),
-                            ("agent", opt_str(agent.as_deref())),
-                            ("metadata", opt(ev.get("metadata"))),
-                        ]);
-                        out.push(Out::plain(self.event(ev, "session_started", payload)));
-                    }
-                    Some(p) if self.is_root(p) => {
-                        self.tasks.insert(
-                            task.clone(),
-                            Task {
-                                top: Some(task.clone()),
-                                agent: agent.clone(),
-                                ..Task::default()
-                            },
-                        );
-                        let payload = obj([
-                            ("workflow", opt_str(agent.as_deref())),
-                            ("run_id", task.as_str().into()),
-                            ("metadata", opt(ev.get("metadata"))),
-                        ]);
-                        out.push(Out::plain(self.event(ev, "workflow_started", payload)));
-                    }
-                    Some(p) => {
-                        let top = self.tasks.get(p).and_then(|t| t.top.clone());
-                        let Some(top) = top else { return };
-                        self.tasks.insert(
-                            task.clone(),
-                            Task {
-                                top: Some(top.clone()),
-                                agent: agent.clone(),
-                                ..Task::default()
-                            },
-                        );
-                        let payload = obj([
-                            ("run_id", top.into()),
-                            ("step_id", task.as_str().into()),
-                            (
-                                "description",
-                                opt_str(self.prompts.get(&task).map(String::as_str)),
-                            ),
-                            ("agent", opt_str(agent.as_deref())),
-                        ]);
-                        out.push(Out::plain(self.event(ev, "workflow_step_started", payload)));
-                    }
-                    None => {}
-                }
-            }
+            "task-created" => self.task_created(ev, task, out),
             "content-delta" => {
                 let id = format!("{task}-answer");
                 let agent = self.agent(&task);
@@ -230,39 +268,7 @@ impl Encoder for UnifiedEncoder {
                 };
                 out.push(Out::plain(self.event(ev, ty, payload)));
             }
-            "task-status" if self.is_root(&task) => {
-                let (ty, payload) = match ev.str("status").unwrap_or("") {
-                    "completed" => (
-                        "session_ended",
-                        obj([
-                            ("session_id", self.session.as_str().into()),
-                            ("reason", "completed".into()),
-                            ("summary", opt_str(ev.str("message"))),
-                        ]),
-                    ),
-                    "failed" => (
-                        "session_ended",
-                        obj([
-                            ("session_id", self.session.as_str().into()),
-                            ("reason", "failed".into()),
-                            ("summary", opt_str(ev.str("message"))),
-                            ("error", opt(ev.meta("reason"))),
-                        ]),
-                    ),
-                    "canceled" => (
-                        "run_interrupted",
-                        obj([
-                            ("reason", "user_stop".into()),
-                            ("message", opt(ev.meta("reason"))),
-                        ]),
-                    ),
-                    _ => return,
-                };
-                out.push(Out {
-                    data: self.event(ev, ty, payload),
-                    flags: ROOT_STATUS | TERMINAL,
-                });
-            }
+            "task-status" if self.is_root(&task) => self.root_status(ev, out),
             "subtask-created" => {
                 if let (Some(s), Some(p)) = (ev.str("subtaskId"), ev.str("prompt")) {
                     self.prompts.insert(s.to_owned(), p.to_owned());

@@ -68,66 +68,7 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
         fields! {"iteration": 1, "model": "gpt-4o", "messageCount": 2, "toolCount": 5},
     );
     ctx.pause_between(500, 700).await?;
-    let search_hint = "search_database";
-    thought(
-        ctx,
-        &root,
-        "planning",
-        "brief",
-        "Querying the sales database for Q4",
-        json!({"confidence": 0.9}),
-    );
-    ctx.pause_between(300, 500).await?;
-    thought(
-        ctx,
-        &root,
-        "planning",
-        "normal",
-        "I'll gather the Q4 sales data from the database, then have two analysts look at the regions in parallel.",
-        json!({"confidence": 0.85}),
-    );
-    ctx.pause_between(400, 600).await?;
-    thought(
-        ctx,
-        &root,
-        "planning",
-        "detailed",
-        "I need Q4 sales to answer. The search_database tool is faster than the analytics API and its cache is fresh. After the query I'll split the regional analysis between two sub-agents, ask before emailing anything, and publish a report. Alternatives: the pre-computed sales_summary table (faster, less detail) or the analytics API (real time, slower).",
-        json!({
-            "confidence": 0.8,
-            "alternatives": ["Use the sales_summary table (faster but less detailed)", "Call the analytics API (real-time but slower)"],
-            "relatedTo": search_hint,
-        }),
-    );
-    ctx.pause(300).await?;
-    let search = Tool {
-        name: "search_database",
-        arguments: json!({"query": "Q4 2025 sales", "table": "sales_data", "limit": 5000}),
-        steps: &[
-            ("connect", "Connecting to the sales database"),
-            ("query", "Running the Q4 query"),
-            ("fetch", "Fetching 12,480 rows"),
-            ("aggregate", "Aggregating by region"),
-            ("summarize", "Computing growth rates"),
-        ],
-        pace_ms: 1000,
-        result: json!({
-            "count": 12480,
-            "regions": {"north": 1.61, "south": 1.20, "east": 1.14, "west": 0.87},
-            "currency": "EUR", "unit": "millions"
-        }),
-        internal: true,
-    }
-    .run(ctx, &root)
-    .await?;
-    thought(
-        ctx,
-        &root,
-        "reasoning",
-        "normal",
-        "Revenue is up about 15%. North and West diverge a lot, so a regional breakdown is worth it.",
-        json!({"confidence": 0.75, "relatedTo": search}),
-    );
+    let search = query(ctx, &root).await?;
     ctx.pause(700).await?;
 
     subtasks(ctx, &root).await?;
@@ -144,93 +85,9 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
     );
     ctx.pause_between(500, 800).await?;
 
-    // Approval: blocks until the client POSTs the answer.
-    let approval = ctx.id("input");
-    ctx.emit(
-        "input-required",
-        &root,
-        fields! {
-            "inputId": approval, "requireUser": true, "inputType": "confirmation",
-            "prompt": "Send the report to finance@example.com?",
-            "options": ["approve", "deny"],
-            "schema": {"type": "string", "enum": ["approve", "deny"]},
-            "metadata": {"urgency": "high", "timeout": 300},
-        },
-    );
-    ctx.emit(
-        "task-status",
-        &root,
-        fields! {"status": "waiting-input", "message": "Waiting for your approval", "metadata": {"blockedBy": "user"}},
-    );
-    let body = ctx
-        .wait_answer(&format!("input/{root}/{approval}"), 300)
-        .await?;
-    let approved = body.get("value").and_then(Value::as_str) == Some("approve");
-    let user = user_id(&body);
-    ctx.emit(
-        "input-received",
-        &root,
-        fields! {"inputId": approval, "providedBy": "user", "userId": user, "metadata": {"duration": (super::ctx::USER_THINK_MS)}},
-    );
-    ctx.emit("task-status", &root, fields! {"status": "working"});
-    if approved {
-        Tool {
-            name: "send_email",
-            arguments: json!({"to": "finance@example.com", "subject": "Q4 2025 sales report", "attachments": ["report.md"]}),
-            steps: &[
-                ("compose", "Composing the email"),
-                ("attach", "Attaching report.md"),
-                ("send", "Sending"),
-            ],
-            pace_ms: 500,
-            result: json!({"messageId": "msg-20251106-q4", "accepted": ["finance@example.com"]}),
-            internal: true,
-        }
-        .run(ctx, &root)
-        .await?;
-    } else {
-        thought(
-            ctx,
-            &root,
-            "decision",
-            "normal",
-            "User declined sending the email; I'll skip it and only publish the report here.",
-            json!({"confidence": 0.95}),
-        );
-        ctx.pause(300).await?;
-    }
+    let approved = approval(ctx, &root).await?;
 
-    // OAuth: blocks until the client POSTs the completion.
-    let auth = ctx.id("auth");
-    ctx.emit(
-        "auth-required",
-        &root,
-        fields! {
-            "authId": auth, "authType": "oauth2", "provider": "github", "scopes": ["repo", "user"],
-            "prompt": "Please authorize access to your GitHub repositories to publish the report",
-            "authUrl": "https://github.com/login/oauth/authorize?client_id=demo",
-            "metadata": {"expiresIn": 600},
-        },
-    );
-    ctx.emit(
-        "task-status",
-        &root,
-        fields! {"status": "waiting-auth", "message": "Waiting for GitHub authorization", "metadata": {"blockedBy": "user"}},
-    );
-    let body = ctx.wait_answer(&format!("auth/{root}/{auth}"), 600).await?;
-    let user = user_id(&body);
-    let expires = ctx.ts(ctx.now() + 8 * 3_600_000);
-    ctx.emit(
-        "auth-completed",
-        &root,
-        fields! {"authId": auth, "userId": user, "metadata": {"expiresAt": expires}},
-    );
-    ctx.emit(
-        "task-status",
-        &root,
-        fields! {"status": "working", "message": "Writing the report"},
-    );
-    ctx.pause(300).await?;
+    oauth(ctx, &root).await?;
 
     let report = ctx.id("artifact");
     File {
@@ -301,6 +158,167 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
             "metadata": {"duration": duration, "iterations": 3, "tokensUsed": 1893},
         },
     );
+    Ok(())
+}
+
+/// The plan and the database query: thoughts, then the `search_database` tool; returns the
+/// tool call's id (the artifacts name it as their source).
+async fn query(ctx: &mut Ctx, root: &str) -> Result<String, Stop> {
+    let search_hint = "search_database";
+    thought(
+        ctx,
+        root,
+        "planning",
+        "brief",
+        "Querying the sales database for Q4",
+        json!({"confidence": 0.9}),
+    );
+    ctx.pause_between(300, 500).await?;
+    thought(
+        ctx,
+        root,
+        "planning",
+        "normal",
+        "I'll gather the Q4 sales data from the database, then have two analysts look at the regions in parallel.",
+        json!({"confidence": 0.85}),
+    );
+    ctx.pause_between(400, 600).await?;
+    thought(
+        ctx,
+        root,
+        "planning",
+        "detailed",
+        "I need Q4 sales to answer. The search_database tool is faster than the analytics API and its cache is fresh. After the query I'll split the regional analysis between two sub-agents, ask before emailing anything, and publish a report. Alternatives: the pre-computed sales_summary table (faster, less detail) or the analytics API (real time, slower).",
+        json!({
+            "confidence": 0.8,
+            "alternatives": ["Use the sales_summary table (faster but less detailed)", "Call the analytics API (real-time but slower)"],
+            "relatedTo": search_hint,
+        }),
+    );
+    ctx.pause(300).await?;
+    let search = Tool {
+        name: "search_database",
+        arguments: json!({"query": "Q4 2025 sales", "table": "sales_data", "limit": 5000}),
+        steps: &[
+            ("connect", "Connecting to the sales database"),
+            ("query", "Running the Q4 query"),
+            ("fetch", "Fetching 12,480 rows"),
+            ("aggregate", "Aggregating by region"),
+            ("summarize", "Computing growth rates"),
+        ],
+        pace_ms: 1000,
+        result: json!({
+            "count": 12480,
+            "regions": {"north": 1.61, "south": 1.20, "east": 1.14, "west": 0.87},
+            "currency": "EUR", "unit": "millions"
+        }),
+        internal: true,
+    }
+    .run(ctx, root)
+    .await?;
+    thought(
+        ctx,
+        root,
+        "reasoning",
+        "normal",
+        "Revenue is up about 15%. North and West diverge a lot, so a regional breakdown is worth it.",
+        json!({"confidence": 0.75, "relatedTo": search}),
+    );
+    Ok(search)
+}
+
+/// The approval (blocks until the client POSTs the answer), then the email it allows; returns
+/// whether it was approved.
+async fn approval(ctx: &mut Ctx, root: &str) -> Result<bool, Stop> {
+    let approval = ctx.id("input");
+    ctx.emit(
+        "input-required",
+        root,
+        fields! {
+            "inputId": approval, "requireUser": true, "inputType": "confirmation",
+            "prompt": "Send the report to finance@example.com?",
+            "options": ["approve", "deny"],
+            "schema": {"type": "string", "enum": ["approve", "deny"]},
+            "metadata": {"urgency": "high", "timeout": 300},
+        },
+    );
+    ctx.emit(
+        "task-status",
+        root,
+        fields! {"status": "waiting-input", "message": "Waiting for your approval", "metadata": {"blockedBy": "user"}},
+    );
+    let body = ctx
+        .wait_answer(&format!("input/{root}/{approval}"), 300)
+        .await?;
+    let approved = body.get("value").and_then(Value::as_str) == Some("approve");
+    let user = user_id(&body);
+    ctx.emit(
+        "input-received",
+        root,
+        fields! {"inputId": approval, "providedBy": "user", "userId": user, "metadata": {"duration": (super::ctx::USER_THINK_MS)}},
+    );
+    ctx.emit("task-status", root, fields! {"status": "working"});
+    if approved {
+        Tool {
+            name: "send_email",
+            arguments: json!({"to": "finance@example.com", "subject": "Q4 2025 sales report", "attachments": ["report.md"]}),
+            steps: &[
+                ("compose", "Composing the email"),
+                ("attach", "Attaching report.md"),
+                ("send", "Sending"),
+            ],
+            pace_ms: 500,
+            result: json!({"messageId": "msg-20251106-q4", "accepted": ["finance@example.com"]}),
+            internal: true,
+        }
+        .run(ctx, root)
+        .await?;
+    } else {
+        thought(
+            ctx,
+            root,
+            "decision",
+            "normal",
+            "User declined sending the email; I'll skip it and only publish the report here.",
+            json!({"confidence": 0.95}),
+        );
+        ctx.pause(300).await?;
+    }
+    Ok(approved)
+}
+
+/// The GitHub authorization (blocks until the client POSTs the completion).
+async fn oauth(ctx: &mut Ctx, root: &str) -> Result<(), Stop> {
+    let auth = ctx.id("auth");
+    ctx.emit(
+        "auth-required",
+        root,
+        fields! {
+            "authId": auth, "authType": "oauth2", "provider": "github", "scopes": ["repo", "user"],
+            "prompt": "Please authorize access to your GitHub repositories to publish the report",
+            "authUrl": "https://github.com/login/oauth/authorize?client_id=demo",
+            "metadata": {"expiresIn": 600},
+        },
+    );
+    ctx.emit(
+        "task-status",
+        root,
+        fields! {"status": "waiting-auth", "message": "Waiting for GitHub authorization", "metadata": {"blockedBy": "user"}},
+    );
+    let body = ctx.wait_answer(&format!("auth/{root}/{auth}"), 600).await?;
+    let user = user_id(&body);
+    let expires = ctx.ts(ctx.now() + 8 * 3_600_000);
+    ctx.emit(
+        "auth-completed",
+        root,
+        fields! {"authId": auth, "userId": user, "metadata": {"expiresAt": expires}},
+    );
+    ctx.emit(
+        "task-status",
+        root,
+        fields! {"status": "working", "message": "Writing the report"},
+    );
+    ctx.pause(300).await?;
     Ok(())
 }
 

@@ -78,25 +78,94 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
         json!({"confidence": 0.75, "alternatives": ["Analyze all regions myself", "Skip the secondary source"], "relatedTo": search}),
     );
 
+    subtasks(ctx, &root).await?;
+
+    ctx.emit("task-status", &root, fields! {"status": "working"});
+    ctx.emit(
+        "internal:llm-call",
+        &root,
+        fields! {"iteration": 2, "model": "gpt-4o", "messageCount": 7, "toolCount": 4},
+    );
+    requests(ctx, &root).await?;
+    let report = ctx.id("artifact");
+    File {
+        artifact: &report,
+        name: "report.md",
+        description: "Quarterly sales analysis",
+        mime: "text/markdown",
+        chunks: split_chunks(REPORT, 4),
+        encoding: "utf-8",
+        total_size: REPORT.len(),
+        tool_call: Some(&search),
+        pace_ms: 60,
+    }
+    .write(ctx, &root)
+    .await?;
+    let chart = ctx.id("artifact");
+    chart_png(&chart, Some(&search)).write(ctx, &root).await?;
+    let summary = ctx.id("artifact");
+    ctx.emit(
+        "data-write",
+        &root,
+        fields! {
+            "artifactId": summary, "name": "summary", "description": "Key figures",
+            "data": {"growth": 0.15, "regions": 4, "best": "north"},
+            "metadata": {"toolCallId": search, "version": 1},
+        },
+    );
+    ctx.pause(100).await?;
+    ctx.emit(
+        "data-write",
+        &root,
+        fields! {
+            "artifactId": summary,
+            "data": {"growth": 0.152, "regions": 4, "best": "north", "revised": true},
+            "metadata": {"version": 2},
+        },
+    );
+    let sales = ctx.id("artifact");
+    sales_dataset(ctx, &root, &sales, 12, 5, Some(&search), 60).await?;
+    ctx.emit("internal:checkpoint", &root, fields! {"iteration": 2});
+    stream_text(ctx, &root, ANSWER, 20, 40).await?;
+    ctx.emit(
+        "task-status",
+        &root,
+        fields! {"status": "completed", "message": "Done"},
+    );
+    let duration = ctx.elapsed(&root);
+    ctx.emit(
+        "task-complete",
+        &root,
+        fields! {
+            "content": ANSWER, "artifacts": [report, chart, summary, sales],
+            "metadata": {"duration": duration, "iterations": 2, "tokensUsed": 1547},
+        },
+    );
+    Ok(())
+}
+
+/// Three sub-agents run interleaved: one completes (after a coordinator-answered input), one
+/// fails on a tool, one is canceled.
+async fn subtasks(ctx: &mut Ctx, root: &str) -> Result<(), Stop> {
     let (ok, fail, cancel) = (ctx.id("task"), ctx.id("task"), ctx.id("task"));
     spawn_subtask(
         ctx,
-        &root,
+        root,
         &ok,
         "data-analyzer-v1",
         "Analyze the regional trends",
     );
-    spawn_subtask(ctx, &root, &fail, "crawler-v1", "Fetch competitor prices");
+    spawn_subtask(ctx, root, &fail, "crawler-v1", "Fetch competitor prices");
     spawn_subtask(
         ctx,
-        &root,
+        root,
         &cancel,
         "crawler-v1",
         "Fetch last year's figures",
     );
     ctx.emit(
         "task-status",
-        &root,
+        root,
         fields! {"status": "waiting-subtask", "message": "Waiting for the data analyzer", "metadata": {"blockedBy": ok}},
     );
 
@@ -156,17 +225,16 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
             fields! {"status": "canceled", "message": "No longer needed", "metadata": {"reason": "canceled by coordinator: superseded by the database result"}},
         );
     ctx.interleave(vec![a, b, c]).await?;
+    Ok(())
+}
 
-    ctx.emit("task-status", &root, fields! {"status": "working"});
-    ctx.emit(
-        "internal:llm-call",
-        &root,
-        fields! {"iteration": 2, "model": "gpt-4o", "messageCount": 7, "toolCount": 4},
-    );
+/// The in-band requests: a confirmation and a GitHub authorization, answered without the
+/// client (the run does not wait).
+async fn requests(ctx: &mut Ctx, root: &str) -> Result<(), Stop> {
     let confirm = ctx.id("input");
     ctx.emit(
         "input-required",
-        &root,
+        root,
         fields! {
             "inputId": confirm, "requireUser": true, "inputType": "confirmation",
             "prompt": "Publish the report to the team space?", "options": ["approve", "deny"],
@@ -176,19 +244,19 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
     );
     ctx.emit(
         "task-status",
-        &root,
+        root,
         fields! {"status": "waiting-input", "metadata": {"blockedBy": "user"}},
     );
     ctx.pause(300).await?;
     ctx.emit(
         "input-received",
-        &root,
+        root,
         fields! {"inputId": confirm, "providedBy": "user", "userId": "user-demo", "metadata": {"duration": 300}},
     );
     let auth = ctx.id("auth");
     ctx.emit(
         "auth-required",
-        &root,
+        root,
         fields! {
             "authId": auth, "authType": "oauth2", "provider": "github", "scopes": ["repo", "user"],
             "prompt": "Please authorize access to your GitHub repositories",
@@ -198,71 +266,16 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
     );
     ctx.emit(
         "task-status",
-        &root,
+        root,
         fields! {"status": "waiting-auth", "metadata": {"blockedBy": "user"}},
     );
     ctx.pause(400).await?;
     let expires = ctx.ts(ctx.now() + 8 * 3_600_000);
     ctx.emit(
         "auth-completed",
-        &root,
+        root,
         fields! {"authId": auth, "userId": "user-demo", "metadata": {"expiresAt": expires}},
     );
-    ctx.emit("task-status", &root, fields! {"status": "working"});
-
-    let report = ctx.id("artifact");
-    File {
-        artifact: &report,
-        name: "report.md",
-        description: "Quarterly sales analysis",
-        mime: "text/markdown",
-        chunks: split_chunks(REPORT, 4),
-        encoding: "utf-8",
-        total_size: REPORT.len(),
-        tool_call: Some(&search),
-        pace_ms: 60,
-    }
-    .write(ctx, &root)
-    .await?;
-    let chart = ctx.id("artifact");
-    chart_png(&chart, Some(&search)).write(ctx, &root).await?;
-    let summary = ctx.id("artifact");
-    ctx.emit(
-        "data-write",
-        &root,
-        fields! {
-            "artifactId": summary, "name": "summary", "description": "Key figures",
-            "data": {"growth": 0.15, "regions": 4, "best": "north"},
-            "metadata": {"toolCallId": search, "version": 1},
-        },
-    );
-    ctx.pause(100).await?;
-    ctx.emit(
-        "data-write",
-        &root,
-        fields! {
-            "artifactId": summary,
-            "data": {"growth": 0.152, "regions": 4, "best": "north", "revised": true},
-            "metadata": {"version": 2},
-        },
-    );
-    let sales = ctx.id("artifact");
-    sales_dataset(ctx, &root, &sales, 12, 5, Some(&search), 60).await?;
-    ctx.emit("internal:checkpoint", &root, fields! {"iteration": 2});
-    stream_text(ctx, &root, ANSWER, 20, 40).await?;
-    ctx.emit(
-        "task-status",
-        &root,
-        fields! {"status": "completed", "message": "Done"},
-    );
-    let duration = ctx.elapsed(&root);
-    ctx.emit(
-        "task-complete",
-        &root,
-        fields! {
-            "content": ANSWER, "artifacts": [report, chart, summary, sales],
-            "metadata": {"duration": duration, "iterations": 2, "tokensUsed": 1547},
-        },
-    );
+    ctx.emit("task-status", root, fields! {"status": "working"});
     Ok(())
 }

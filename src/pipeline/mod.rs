@@ -4,7 +4,11 @@
 //! the assembled [`Store`] up to date, recognising replayed SSE ids, and hands each applied
 //! event to an optional observer (the browser glue uses it for filtered delivery).
 
-use crate::dialects::{Dialect, DialectChoice, DialectDecoder, DialectHook, Translator};
+mod translate;
+
+pub use translate::{DialectHook, Observer, Translator};
+
+use crate::dialects::{Dialect, DialectChoice, DialectDecoder};
 use crate::events::{
     decode_event, AgentEvent, DiagCode, Diagnostic, EventContext, Redactor, Severity,
 };

@@ -1,9 +1,10 @@
-//! Applying what a dialect event became to a store: the piece a [`crate::pipeline::Session`]
-//! plugs in when it is not reading protocol 000.
+//! Applying what a dialect event became to a store: the piece a [`super::Session`]
+//! plugs in when it is not reading protocol 000 (the pipeline drives the dialects, never the
+//! other way round).
 
-use super::{Dialect, DialectChoice, DialectDecoder, Output, Route, Step};
+use super::Item;
+use crate::dialects::{Dialect, DialectChoice, DialectDecoder, Output, Route, Step};
 use crate::events::{bounded_raw, decode_event, AgentEvent, Diagnostic, EventContext};
-use crate::pipeline::Item;
 use crate::state::{EventMeta, Store};
 
 /// A dialect decoder with its reusable output buffer.
@@ -67,7 +68,7 @@ pub trait DialectHook {
 /// wasm through the trait object's vtable.
 impl std::fmt::Debug for dyn DialectHook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = self.dialect().map_or("undetected", super::Dialect::as_str);
+        let name = self.dialect().map_or("undetected", Dialect::as_str);
         write!(f, "DialectHook({name})")
     }
 }
