@@ -114,7 +114,7 @@ async function sha256(s) {
 
 window.bench = {
   async init() {
-    if (!wasm) wasm = await initWasm({ module_or_path: "/pkg/web/agentwire_bg.wasm" });
+    if (!wasm) wasm = await initWasm({ module_or_path: "/pkg/web/raw/agentwire_bg.wasm" });
     return Object.keys(consumers);
   },
   async load(preset) {

@@ -17,7 +17,7 @@ export const input = 'native';
 export const level = 'full';
 export { stats, wasmMemoryBytes };
 
-const WORKER_URL = new URL('./pkg/agentwire-worker.js', import.meta.url);
+const WORKER_URL = new URL('./pkg/raw/agentwire-worker.js', import.meta.url);
 
 /** The page's wasm instance (for the summary's getSnapshot helpers): untimed, as for every mode.
  * No Worker is started here: each run starts its own, timed. */

@@ -8,31 +8,6 @@ use crate::events::url::is_safe_to_open;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_WORKER: &str = r#"
-/**
- * Options of `new WorkerClient(options)`: those of `AgentClient` that can cross into a Worker
- * (no `responder`/`coordinator` functions; `resume` as a URL), plus the Worker to use.
- */
-export interface WorkerClientOptions extends Omit<AgentClientOptions, "responder" | "coordinator" | "resume"> {
-    /** A URL to resume a POSTed stream with (a GET with `Last-Event-ID`). */
-    resume?: string;
-    /**
-     * The Worker running agentwire: a `Worker` you created from the package's
-     * `agentwire-worker.js` (bundlers: `new Worker(new URL("agentwire/worker", import.meta.url), { type: "module" })`),
-     * or its URL; default: the `agentwire-worker.js` next to this package's glue.
-     */
-    worker?: Worker | string | URL;
-}
-
-export interface WorkerClient {
-    /** Calls `handler` with every applied event of `kind` (narrowed type). Returns the unsubscribe function. */
-    on<K extends KindPattern>(kind: K, handler: (event: EventOf<K>) => void): () => void;
-    /** The applied events as an async iterator: `for await (const e of client.events()) …`. */
-    events(options?: EventStreamOptions): AsyncIterableIterator<AgentEvent>;
-}
-"#;
-
 #[wasm_bindgen(module = "/src/browser/worker_page.js")]
 extern "C" {
     type AwRemote;
@@ -114,7 +89,7 @@ fn args(items: &[&JsValue]) -> js_sys::Array {
 
 #[wasm_bindgen]
 impl WorkerClient {
-    /// Starts the Worker and, unless `autoConnect: false`, the connection in it.
+    /// Starts the Worker (it loads the wasm); does not connect (`connect` does).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "WorkerClientOptions")] options: JsValue,
@@ -125,7 +100,7 @@ impl WorkerClient {
         })
     }
 
-    /// Starts connecting (only needed with `autoConnect: false`).
+    /// Starts connecting in the Worker (later calls do nothing).
     pub fn connect(&self) {
         self.remote.send_call("connect", &args(&[]));
     }

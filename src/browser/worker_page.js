@@ -78,7 +78,7 @@ export class AwRemote {
     this.dialectName = undefined;
     this.decoder = new TextDecoder();
     this.conn = Object.freeze({
-      state: o.autoConnect === false || o.transport === "manual" ? "idle" : "connecting",
+      state: "idle",
       reason: "starting the Worker",
       attempt: 0,
     });
