@@ -34,6 +34,8 @@ extern "C" {
     #[wasm_bindgen(method, js_name = send)]
     fn send_call(this: &AwRemote, method: &str, args: &js_sys::Array);
     #[wasm_bindgen(method, catch)]
+    fn connect(this: &AwRemote) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch)]
     fn feed(this: &AwRemote, chunk: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(method, js_name = authRequest)]
     fn auth_request(this: &AwRemote, auth_id: &str) -> JsValue;
@@ -101,8 +103,9 @@ impl WorkerClient {
     }
 
     /// Starts connecting in the Worker (later calls do nothing).
-    pub fn connect(&self) {
-        self.remote.send_call("connect", &args(&[]));
+    pub fn connect(&self) -> Result<(), JsValue> {
+        check_alive()?;
+        self.remote.connect()
     }
 
     /// The connection state (updated when the Worker reports a change).

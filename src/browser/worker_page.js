@@ -77,6 +77,8 @@ export class AwRemote {
     this.closed = false;
     this.dialectName = undefined;
     this.decoder = new TextDecoder();
+    this.manual = o.transport === "manual";
+    this.started = false;
     this.conn = Object.freeze({
       state: "idle",
       reason: "starting the Worker",
@@ -179,7 +181,8 @@ export class AwRemote {
         try { f(snap); } catch (e) { report(e); }
       }
     }
-    if (m.c) this.setConn(m.c);
+    // The Worker's state from before start() (idle) does not undo the page's `connecting`.
+    if (m.c && !(m.c.state === "idle" && this.conn.state !== "idle")) this.setConn(m.c);
   }
 
   setConn(c) {
@@ -315,6 +318,17 @@ export class AwRemote {
       this.calls.set(id, { resolve, reject });
       this.post({ t: "call", id, m, a: args });
     });
+  }
+
+  /** Starts connecting in the Worker (idempotent); `connecting` at once, as on the main thread. */
+  connect() {
+    if (this.closed) throw awError("closed", "this WorkerClient was closed");
+    if (this.started) return;
+    this.started = true;
+    if (this.dead) return; // failed already: the state says why
+    if (!this.manual && this.conn.state === "idle") this.setConn({ state: "connecting", reason: "connecting", attempt: 0 });
+    // A Worker that fails to load fails the connection (the state says why): nothing to report.
+    this.call("connect", []).catch((e) => { if (!this.dead && !this.closed) report(e); });
   }
 
   /** Fire-and-forget calls (the Worker reports their errors). */

@@ -15,6 +15,8 @@ export type Decoded = { event: AgentEvent; id?: string } | { diagnostic: Diagnos
 export interface StreamDecoderOptions {
   /** `maxLineBytes` and `maxEventBytes` bound the decoder's memory. */
   limits?: Pick<Limits, "maxLineBytes" | "maxEventBytes">;
+  /** Member names redacted in diagnostics' `raw` (see `AgentStoreOptions.redactKeys`). */
+  redactKeys?: string[];
 }
 
 const slots = new Slots<RawDecoder>("StreamDecoder");

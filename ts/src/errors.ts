@@ -60,6 +60,8 @@ export interface AgentwireErrorDetails {
   inputId?: string;
   /** The auth request concerned. */
   authId?: string;
+  /** The JSON body of the HTTP error response that caused it. */
+  payload?: unknown;
   /** The underlying error (a network error, what a responder threw). */
   cause?: unknown;
 }
@@ -84,6 +86,8 @@ export class AgentwireError extends Error {
   readonly inputId?: string;
   /** The auth request concerned, when one is. */
   readonly authId?: string;
+  /** The JSON body of the HTTP error response that caused it, when it had one. */
+  readonly payload?: unknown;
 
   constructor(code: AgentwireErrorCode, message: string, details: AgentwireErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -93,10 +97,11 @@ export class AgentwireError extends Error {
     if (details.path !== undefined) this.path = details.path;
     if (details.inputId !== undefined) this.inputId = details.inputId;
     if (details.authId !== undefined) this.authId = details.authId;
+    if (details.payload !== undefined) this.payload = details.payload;
   }
 }
 
-type Loose = { code?: unknown; message?: unknown; status?: unknown; path?: unknown; inputId?: unknown; authId?: unknown; cause?: unknown; stack?: unknown };
+type Loose = { code?: unknown; message?: unknown; status?: unknown; path?: unknown; inputId?: unknown; authId?: unknown; payload?: unknown; cause?: unknown };
 
 /** `e` as an AgentwireError (the wasm's and the Worker's errors carry `code`; anything else
  * that escapes is `internal`). */
@@ -111,6 +116,7 @@ export function toError(e: unknown): AgentwireError {
     path: typeof o.path === "string" ? o.path : undefined,
     inputId: typeof o.inputId === "string" ? o.inputId : undefined,
     authId: typeof o.authId === "string" ? o.authId : undefined,
+    payload: o.payload,
     cause: o.cause !== undefined ? o.cause : code === "internal" && !CODES.has(raw) ? e : undefined,
   });
   return err;

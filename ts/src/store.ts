@@ -166,6 +166,11 @@ export class AgentStore implements AgentSource {
     const r = slots.get(this, "close");
     guard(() => r.close());
   }
+  /** Releases the store's memory now (later calls throw). */
+  free(): void {
+    const r = slots.get(this, "free");
+    guard(() => r.free());
+  }
   [Symbol.dispose](): void {
     this.close();
   }
