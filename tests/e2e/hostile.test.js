@@ -834,7 +834,7 @@ export const tests = {
     const wrong = [];
     for (const [name, f] of Object.entries(calls)) {
       const e = await Promise.race([thrown(f), sleep(1000).then(() => "hung")]);
-      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e === "hung" ? "hung" : e ? `${e.name} ${e.code} ${e.message.slice(0, 90)}` : "no error"}`);
+      if (!(e instanceof aw.AgentwireError) || e.code !== "invalid-argument") wrong.push(`${name}: ${e === "hung" ? "hung" : e ? `${e.name} ${e.code} ${e.message.slice(0, 90)}` : "no error"}`);
     }
     const alive = await thrown(() => new aw.AgentStore().feedText(created));
     eq(alive && `${alive.code} ${alive.message.slice(0, 60)}`, null, "the module still works");
@@ -871,7 +871,7 @@ export const tests = {
     const wrong = [];
     for (const [name, f] of Object.entries(calls)) {
       const e = await thrown(f);
-      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "no error"}`);
+      if (!(e instanceof aw.AgentwireError) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "no error"}`);
     }
     client.close();
     eq(wrong, [], "each call refused with invalid-argument");
@@ -904,7 +904,7 @@ export const tests = {
       ]) {
         let got;
         try { got = feed(make()); } catch (e) { got = e; }
-        const ok = got instanceof Error ? got.code === "invalid-argument" && !mustRead.has(name) : JSON.stringify(got) === JSON.stringify(expected);
+        const ok = got instanceof aw.AgentwireError ? got.code === "invalid-argument" && !mustRead.has(name) : JSON.stringify(got) === JSON.stringify(expected);
         if (!ok) wrong.push(`${what}.feed(${name}): ${got instanceof Error ? `${got.constructor.name} ${got.code} ${got.message.slice(0, 50)}` : JSON.stringify(got)}`);
       }
     }
@@ -933,7 +933,7 @@ export const tests = {
     const wrong = [];
     for (const [name, f] of Object.entries(calls)) {
       const e = await thrown(f);
-      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "accepted"}`);
+      if (!(e instanceof aw.AgentwireError) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "accepted"}`);
     }
     const later = await thrown(() => { store.pushEvent(ev); client.store.pushEvent(ev); client.close(); });
     eq(wrong, [], "refused when registered");
