@@ -59,6 +59,7 @@ function timeMessages(w) {
 export function createConsumer(subscribe) {
   const w = take();
   const client = new WorkerClient({ transport: 'manual', worker: w });
+  client.start();
   timeMessages(w);
   const extra = subscribe ? subscribe(client) : () => ({});
   return {
@@ -77,6 +78,7 @@ export async function consumeUrl(url, subscribe) {
   const client = new WorkerClient({ url: new URL(url, location.href).href, reconnect: false, worker: w });
   timeMessages(w);
   const extra = subscribe ? subscribe(client) : () => ({});
+  client.start();
   const c = await ended(client);
   if (c.state !== 'closed') throw new Error(`connection ${c.state}: ${c.reason}`);
   const s = summaryOf(client, extra());
