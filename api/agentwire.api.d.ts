@@ -2775,8 +2775,9 @@ import { ConnectionBase } from "./connection.js";
 /**
  * `AgentClient` with the work in a Web Worker: the connection, parsing, validation and
  * assembly run there, and the page receives what changed, batched per animation frame. Same
- * API as `AgentClient` (except `store`, `responder` and `coordinator`). The constructor starts
- * the Worker (it loads the wasm) but does not connect: `start()` or `run()` does.
+ * API as `AgentClient` (except `store`, `responder` and `coordinator`). The constructor does no
+ * I/O: the Worker starts (and loads the wasm) with `start()`, `run()` or the first call that
+ * needs it (an answer, `feed`); listeners registered before wait for it.
  *
  * ```ts
  * const client = new WorkerClient({ url: "/api/stream?scenario=main" });

@@ -91,7 +91,7 @@ fn args(items: &[&JsValue]) -> js_sys::Array {
 
 #[wasm_bindgen]
 impl WorkerClient {
-    /// Starts the Worker (it loads the wasm); does not connect (`connect` does).
+    /// Creates the page side; does no I/O (the Worker starts with `connect` or the first call).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "WorkerClientOptions")] options: JsValue,

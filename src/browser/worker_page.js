@@ -52,13 +52,16 @@ export class AwRemote {
       }
       sent[k] = v;
     }
-    let w = o.worker;
-    if (w === undefined || w === null || w === true) w = defaultWorker();
-    else if (typeof w === "string" || w instanceof URL) w = new Worker(w, { type: "module" });
-    else if (typeof Worker === "undefined" || !(w instanceof Worker)) {
+    const w = o.worker;
+    if (!(w === undefined || w === null || w === true || typeof w === "string" || w instanceof URL ||
+      (typeof Worker !== "undefined" && w instanceof Worker))) {
       throw awError("invalid-argument", "options.worker must be a Worker, or the URL of agentwire-worker.js");
     }
-    this.w = w;
+    // The Worker starts with the first call that needs it (start(), an answer, feed): the
+    // constructor does no I/O (under React's StrictMode a client made and closed at once never
+    // loads a Worker). Until then subscriptions wait in the queue.
+    this.workerSpec = w;
+    this.w = null;
     this.queue = [];
     this.tasks = [];
     this.artifacts = [];
@@ -84,6 +87,25 @@ export class AwRemote {
       reason: "starting the Worker",
       attempt: 0,
     });
+    const signal = o.signal;
+    if (signal) {
+      if (signal.aborted) queueMicrotask(() => this.close());
+      else signal.addEventListener("abort", () => this.close(), { once: true });
+    }
+    this.post({ t: "init", o: sent });
+  }
+
+  /** Starts the Worker (once). */
+  spawn() {
+    if (this.w) return;
+    let w = this.workerSpec;
+    try {
+      if (w === undefined || w === null || w === true) w = defaultWorker();
+      else if (typeof w === "string" || w instanceof URL) w = new Worker(w, { type: "module" });
+    } catch (e) {
+      throw awError("invalid-argument", `options.worker: ${(e && e.message) || e}`);
+    }
+    this.w = w;
     w.onmessage = (e) => this.receive(e.data);
     w.onerror = (e) => {
       if (e && typeof e.preventDefault === "function") e.preventDefault();
@@ -94,17 +116,13 @@ export class AwRemote {
       if (this.queue) this.fail(err);
       else report(err);
     };
-    const signal = o.signal;
-    if (signal) {
-      if (signal.aborted) queueMicrotask(() => this.close());
-      else signal.addEventListener("abort", () => this.close(), { once: true });
-    }
-    this.post({ t: "init", o: sent });
     // The Worker says `ready` when it starts; one started earlier (a pool) answers this instead.
     w.postMessage({ t: "hello" });
   }
 
   post(m, transfer) {
+    // Calls need the Worker; subscriptions wait for it.
+    if (m.t === "call") this.spawn();
     if (this.queue) this.queue.push([m, transfer]);
     else this.w.postMessage(m, transfer || []);
   }
@@ -326,6 +344,7 @@ export class AwRemote {
     if (this.started) return;
     this.started = true;
     if (this.dead) return; // failed already: the state says why
+    this.spawn();
     if (!this.manual && this.conn.state === "idle") this.setConn({ state: "connecting", reason: "connecting", attempt: 0 });
     // A Worker that fails to load fails the connection (the state says why): nothing to report.
     this.call("connect", []).catch((e) => { if (!this.dead && !this.closed) report(e); });
@@ -365,6 +384,16 @@ export class AwRemote {
 
   close() {
     if (this.closed) return;
+    if (!this.w) {
+      // Never started: nothing runs anywhere.
+      this.closed = true;
+      for (const finish of [...this.iterators]) finish();
+      this.listeners.clear();
+      this.handlers.clear();
+      this.setConn({ state: "closed", reason: "the client was closed", attempt: this.conn.attempt });
+      this.connListeners.clear();
+      return;
+    }
     const w = this.w;
     const done = this.call("close", []);
     this.closed = true;

@@ -163,6 +163,24 @@ export const tests = {
   },
 
   async api_worker_mode_errors_and_run(aw) {
+    // StrictMode's mount/unmount: made, subscribed and closed without start() loads no Worker.
+    const OrigWorker = globalThis.Worker;
+    let spawned = 0;
+    globalThis.Worker = class extends OrigWorker { constructor(...a) { super(...a); spawned++; } };
+    try {
+      const unused = new aw.WorkerClient({ url: QUICK });
+      const offs = [unused.subscribe(() => {}), unused.on("*", () => {}), unused.onConnectionChange(() => {})];
+      offs.forEach((f) => f());
+      unused.close();
+      await sleep(50);
+      eq([spawned, unused.connection.state], [0, "closed"], "no Worker for a client never started");
+      const used = new aw.WorkerClient({ url: QUICK });
+      used.start();
+      eq(spawned, 1, "start() starts the Worker");
+      used.close();
+    } finally {
+      globalThis.Worker = OrigWorker;
+    }
     const client = new aw.WorkerClient({ url: QUICK });
     await sleep(100);
     eq(client.connection.state, "idle", "the Worker does not connect before start()");
