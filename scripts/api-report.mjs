@@ -71,6 +71,18 @@ for (const f of readdirSync(path.join(root, "ts/src")).filter((f) => f.endsWith(
   });
 }
 
+// The `Limits` group is every limit the wasm reads: the SSE parser's two plus Rust's Limits::NAMES.
+{
+  const rust = readFileSync(path.join(root, "src/state/mod.rs"), "utf8").match(/pub const NAMES: \[&'static str; \d+\] = \[([^\]]*)\]/);
+  const names = ["maxLineBytes", "maxEventBytes", ...(rust ? [...rust[1].matchAll(/"(\w+)"/g)].map((m) => m[1]) : [])];
+  const opts = program.getSourceFile(path.join(typesDir, "options.d.ts"));
+  let members = [];
+  opts.forEachChild((n) => { if (ts.isInterfaceDeclaration(n) && n.name.text === "Limits") members = n.members.map((m) => m.name.text); });
+  if (!rust || JSON.stringify([...members].sort()) !== JSON.stringify([...names].sort())) {
+    problems.push(`Limits (${members.join(", ")}) is not the wasm's limits (${names.join(", ")})`);
+  }
+}
+
 // 3. No `any`, camelCase parameters.
 for (const f of files) {
   const sf = program.getSourceFile(path.join(typesDir, f));
@@ -93,4 +105,4 @@ if (problems.length) {
   console.error(`api report: ${problems.length} problem(s)\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
-console.log(`api report ok: ${files.length} declaration files as in api/agentwire.api.d.ts; ${generatedNames.length} generated types re-exported unchanged by both entries; no any, camelCase parameters`);
+console.log(`api report ok: ${files.length} declaration files as in api/agentwire.api.d.ts; ${generatedNames.length} generated types re-exported unchanged by both entries; Limits = the wasm's limits; no any, camelCase parameters`);

@@ -593,7 +593,7 @@ export const tests = {
     // README Limits: rawLogEvents "a ring of the latest raw events, each cut to 2 KiB and redacted";
     // d.ts: "Raw events kept in the debug ring". A JavaScript user who turns it on must be able to read it.
     const text = await (await fetch(QUICK)).text();
-    const s = new aw.AgentStore({ rawLogEvents: 10 });
+    const s = new aw.AgentStore({ limits: { rawLogEvents: 10 } });
     s.feedText(text);
     const names = Object.getOwnPropertyNames(Object.getPrototypeOf(s)).filter((n) => /raw/i.test(n) && n !== "__destroy_into_raw");
     const json = s.stateJson();

@@ -42,6 +42,8 @@ export interface Limits {
   maxMessagesPerTask?: number;
   /** Diagnostics kept. Default 1,000. */
   maxDiagnostics?: number;
+  /** Raw events kept in the debug ring (`store.rawEvents()`; 0 = off). Default 0. */
+  rawLogEvents?: number;
   /** SSE ids remembered to recognise events a server replays after a reconnect. Default 65,536. */
   dedupeWindow?: number;
 }
@@ -50,8 +52,6 @@ export interface Limits {
 export interface AgentStoreOptions {
   /** Memory bounds (see `Limits`). */
   limits?: Limits;
-  /** Raw events kept in the debug ring (0 = off). Default 0. */
-  rawLogEvents?: number;
   /**
    * Member names whose values are replaced by `"[redacted]"` in diagnostics (`raw`) and the
    * raw-event ring, at any depth; matched ignoring `-`/`_` and the case of ASCII letters, as
@@ -331,7 +331,7 @@ export interface EventStreamOptions {
 export const LIMIT_KEYS: readonly (keyof Limits)[] = [
   "maxLineBytes", "maxEventBytes", "maxTasks", "maxContentBytes", "maxArtifacts", "maxArtifactBytes",
   "maxDatasetRows", "maxPendingChunks", "maxThoughtsPerTask", "maxHistoryPerTask", "maxToolsPerTask",
-  "maxRequestsPerTask", "maxMessagesPerTask", "maxDiagnostics", "dedupeWindow",
+  "maxRequestsPerTask", "maxMessagesPerTask", "maxDiagnostics", "rawLogEvents", "dedupeWindow",
 ];
 
 /** What the wasm reads: `options` with `limits` flattened into it, checked (a limit at the top
