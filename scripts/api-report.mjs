@@ -83,6 +83,32 @@ for (const f of readdirSync(path.join(root, "ts/src")).filter((f) => f.endsWith(
   }
 }
 
+// Every code the wasm glue throws, rejects with or fails a connection with is in AgentwireErrorCode.
+let thrownCodes = 0;
+{
+  const errs = program.getSourceFile(path.join(typesDir, "errors.d.ts"));
+  const union = new Set();
+  const collect = (n) => { if (ts.isLiteralTypeNode(n) && ts.isStringLiteral(n.literal)) union.add(n.literal.text); n.forEachChild(collect); };
+  errs.forEachChild((n) => { if (ts.isTypeAliasDeclaration(n) && /^(AgentwireErrorCode|ConnectionErrorCode)$/.test(n.name.text)) collect(n.type); });
+  const thrown = new Set();
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (/\.(rs|js)$/.test(e.name)) {
+        const text = readFileSync(f, "utf8");
+        for (const m of text.matchAll(/\b(?:js_error|error_with|awError|refused)\(\s*"([a-z-]+)"/g)) thrown.add(m[1]);
+        for (const m of text.matchAll(/shutdown\([A-Z_]+,[^;]*?Some\("([a-z-]+)"\)/gs)) thrown.add(m[1]);
+        for (const m of text.matchAll(/set_state\([A-Z_]+,[^;]*?Some\("([a-z-]+)"\)/gs)) thrown.add(m[1]);
+      }
+    }
+  };
+  walk(path.join(root, "src/browser"));
+  thrownCodes = thrown.size;
+  const missing = [...thrown].filter((c) => !union.has(c)).sort();
+  if (missing.length) problems.push(`codes thrown by src/browser missing from AgentwireErrorCode: ${missing.join(", ")}`);
+}
+
 // 3. No `any`, camelCase parameters.
 for (const f of files) {
   const sf = program.getSourceFile(path.join(typesDir, f));
@@ -105,4 +131,4 @@ if (problems.length) {
   console.error(`api report: ${problems.length} problem(s)\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
-console.log(`api report ok: ${files.length} declaration files as in api/agentwire.api.d.ts; ${generatedNames.length} generated types re-exported unchanged by both entries; Limits = the wasm's limits; no any, camelCase parameters`);
+console.log(`api report ok: ${files.length} declaration files as in api/agentwire.api.d.ts; ${generatedNames.length} generated types re-exported unchanged by both entries; Limits = the wasm's limits; the ${thrownCodes} codes src/browser throws are in AgentwireErrorCode; no any, camelCase parameters`);
