@@ -1,5 +1,5 @@
 // agentwire/web: the same API for pages without a bundler; call `init()` (or `initSync`) first.
-import initRaw, { initSync as initSyncRaw } from "./raw/agentwire.js";
+import { rawInit as initRaw, rawInitSync as initSyncRaw } from "./raw.js";
 import { guard, guardAsync } from "./errors.js";
 
 export * from "./index.js";
