@@ -31,7 +31,7 @@ export class Slots<T> {
     const v = typeof self === "object" && self !== null ? this.#map.get(self) : undefined;
     if (v === undefined) {
       throw argError(
-        `${this.#cls}.${method} called on ${self == null ? String(self) : `an object that is not an ${this.#cls}`}: call it as a method of an ${this.#cls}`,
+        `${this.#cls}.${method} called on ${self == null ? String(self) : `an object that is not an ${this.#cls}`}: call it on its object (every method is bound to it)`,
       );
     }
     return v;

@@ -14,7 +14,7 @@ import { fn, notAborted, obj, optStr, str } from "./args.js";
 import { EventStream } from "./events.js";
 
 /** @internal */
-export interface ConnectionState {
+export interface Internals {
   raw: RawClient | RawWorker;
   /** close() was called (or the constructor's signal aborted). */
   closedByApp: boolean;
@@ -24,10 +24,10 @@ export interface ConnectionState {
   onSent: Set<() => void>;
 }
 
-const slots = new Slots<ConnectionState>("AgentClient");
+const slots = new Slots<Internals>("AgentConnection");
 
 /** @internal The internals of `self` (brand-checked). */
-export function internals(self: unknown, method: string): ConnectionState {
+export function internals(self: unknown, method: string): Internals {
   return slots.get(self, method);
 }
 
@@ -46,7 +46,7 @@ function send(self: unknown, method: string, options: CallOptions | undefined, c
 export abstract class ConnectionBase implements AgentConnection {
   /** @internal */
   protected constructor(raw: RawClient | RawWorker, signal: AbortSignal | undefined) {
-    const st: ConnectionState = { raw, closedByApp: false, sending: 0, onSent: new Set() };
+    const st: Internals = { raw, closedByApp: false, sending: 0, onSent: new Set() };
     slots.set(this, st);
     if (signal) {
       if (signal.aborted) st.closedByApp = true;
@@ -69,7 +69,7 @@ export abstract class ConnectionBase implements AgentConnection {
    * closes the connection).
    */
   run(options?: RunOptions): Promise<Snapshot> {
-    let st: ConnectionState;
+    let st: Internals;
     let signal: AbortSignal | undefined;
     try {
       st = slots.get(this, "run");
@@ -225,7 +225,7 @@ export abstract class ConnectionBase implements AgentConnection {
    * `invalid-state` for the dialects without one.
    */
   sendMessage(text: string, options?: SendMessageOptions): Promise<void> {
-    let st: ConnectionState;
+    let st: Internals;
     try {
       st = slots.get(this, "sendMessage");
     } catch (e) {
