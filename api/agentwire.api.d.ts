@@ -700,14 +700,17 @@ export interface AgentConnection extends AgentSource {
     start(): void;
     /**
      * Starts if needed, then resolves with the final snapshot when the stream ends normally:
-     * the connection reaches `closed` without the app closing it. That is: protocol 000,
-     * Unified, A2A, A2A-ACP and MyAgent: the server ended the stream after its work (a task
-     * waiting for an answer keeps the run going); AG-UI: the run finished with no interrupt
-     * waiting for an answer (a run with interrupts goes on with the resume run); AI SDK: the
-     * response finished with no approval or client-side tool waiting. Called after a
-     * `sendMessage` (AG-UI, AI SDK, A2A), it waits for that turn's end. Rejects with an
-     * `AgentwireError`: the connection's `code` when it `failed`, `closed` when the app closed
-     * it first, `aborted` when `signal` was aborted (which closes the connection).
+     * the connection reaches `closed` ("the run finished") without the app closing it. Per
+     * dialect: protocol 000, Unified, A2A, A2A-ACP and MyAgent: the stream (or socket) ended, or
+     * went idle, once every root task was terminal; a stream that breaks off earlier is resumed,
+     * not ended, and a task waiting for an answer keeps the run going. AG-UI: the run finished
+     * (`RUN_FINISHED`) with no interrupt waiting for an answer (interrupts go on with the resume
+     * run once answered). AI SDK: the response finished (its `finish` chunk) with no approval or
+     * client-side tool output waiting. Turn-based dialects (AG-UI, AI SDK, A2A) end each turn
+     * this way: `sendMessage` starts the next, and a `run()` called while a `sendMessage` is in
+     * flight waits for that turn's end. Rejects with an `AgentwireError`: the connection's
+     * `code` when it `failed` (`gave-up`, `unauthorized`, `interrupted`, ...), `closed` when the
+     * app closed it first, `aborted` when `signal` was aborted (which closes the connection).
      */
     run(options?: RunOptions): Promise<Snapshot>;
     /** Sends the user's next message in the stream's dialect (starts the next turn). */
