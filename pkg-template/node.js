@@ -5,5 +5,5 @@
 import { readFileSync } from "node:fs";
 import { initSync } from "./web/agentwire.js";
 
-initSync({ module: readFileSync(new URL("./web/agentwire_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL("./web/raw/agentwire_bg.wasm", import.meta.url)) });
 export * from "./web/agentwire.js";

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Builds the npm package `agentwire` into pkg/:
-#   pkg/      bundler target (what `import "agentwire"` resolves to: Vite 8, webpack 5, ...)
-#   pkg/web/  web target (`import init, { initSync } from "agentwire/web"`: no bundler, Node
-#             tests with initSync, the benchmark page)
+#   pkg/agentwire.js      the TypeScript layer (ts/src, the package's API) over the bundler glue
+#                         (what `import "agentwire"` resolves to: Vite 8, webpack 5, ...)
+#   pkg/web/agentwire.js  the same layer over the web glue (`import init, { initSync } from
+#                         "agentwire/web"`: no bundler, Node with initSync, the benchmark page)
+#   pkg/types/            the declarations of the layer (tsc) and the generated event/state types
+#                         (tests/snapshots/types.d.ts, from Rust by tests/ts_decl.rs)
+#   pkg/raw/, pkg/web/raw/  wasm-bindgen's glue, the wasm and the Worker entries: private (not in
+#                         `exports` except the wasm files and the Worker entries)
 # Steps: cargo rustc --crate-type cdylib (release profile: LTO, opt-level z), wasm-bindgen (version
 # must equal the crate's pin), wasm-opt -Oz (binaryen 132 from tools/), the JS without comments
-# and whitespace (esbuild from tools/), then package.json and README from pkg-template/. Steps
-# after cargo are skipped when none of their inputs changed.
+# and whitespace (esbuild from tools/), the TS layer (esbuild: the same ts/src built once per glue,
+# its `./raw/agentwire.js` import kept external; tsc for the .d.ts), then package.json and README
+# from pkg-template/. Steps after cargo are skipped when none of their inputs changed.
 # Always prints the size report (scripts/size-report.mjs), which fails over SIZE_BUDGET_GZIP
 # (SIZE_REPORT=brief: one line with the size, no guard).
 #
@@ -35,18 +41,19 @@ wasm=target/wasm32-unknown-unknown/release/agentwire.wasm
 
 # 2-4 only when an input changed: the wasm, the template, this script, the tool versions.
 stamp=target/pkg.stamp
-key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh scripts/lib/harden-glue.mjs LICENSE-MIT LICENSE-APACHE; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
+key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh ts/tsconfig.json ts/src/*.ts ts/src/raw/* tests/snapshots/types.d.ts LICENSE-MIT LICENSE-APACHE; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
 outputs() { find pkg -type f -print0 2>/dev/null | sort -z | xargs -0r sha256sum | sha256sum | cut -d' ' -f1; }
 if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$key" ] && [ "$(sed -n 2p "$stamp")" = "$(outputs)" ]; then
   log "pkg/ is up to date (agentwire $version)"
 else
   stage=target/pkg-stage
-  rm -rf "$stage" && mkdir -p "$stage/web"
-  wasm-bindgen --target bundler --out-dir "$stage" --out-name agentwire "$wasm"
-  wasm-bindgen --target web --out-dir "$stage/web" --out-name agentwire "$wasm"
-  # Type checks wasm-bindgen leaves out of release glue (the class of `this`, string and byte
-  # arguments): hostile values become invalid-argument errors, not wasm traps or panics.
-  node scripts/lib/harden-glue.mjs "$stage/agentwire_bg.js" "$stage/web/agentwire.js"
+  rm -rf "$stage" && mkdir -p "$stage/raw" "$stage/web/raw"
+  # The generated bindings (private): the TS layer checks every argument before it reaches them
+  # (wasm-bindgen's release glue checks neither argument types nor the class of `this`).
+  wasm-bindgen --target bundler --out-dir "$stage/raw" --out-name agentwire "$wasm"
+  wasm-bindgen --target web --out-dir "$stage/web/raw" --out-name agentwire "$wasm"
+  # Their declarations are not shipped: the package's types are the layer's (pkg/types/).
+  rm -f "$stage"/raw/*.d.ts "$stage"/web/raw/*.d.ts
   # rustc 1.95's wasm32-unknown-unknown default features (its target_features section); wasm-opt
   # also reads that section, the flags make the set explicit. Binaryen < 121 cannot parse this output.
   features=(--enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong --enable-multivalue
@@ -57,19 +64,21 @@ else
   # scripts/size-breakdown.mjs reads opt_flags and features from this script.
   opt_flags=(-Oz --strip-producers --strip-target-features)
   # Both targets get the same wasm from wasm-bindgen (checked): optimise once when that is so.
-  if cmp -s "$stage/agentwire_bg.wasm" "$stage/web/agentwire_bg.wasm"; then
-    "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/agentwire_bg.wasm" -o "$stage/agentwire_bg.wasm"
-    cp "$stage/agentwire_bg.wasm" "$stage/web/agentwire_bg.wasm"
+  if cmp -s "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"; then
+    "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/raw/agentwire_bg.wasm" -o "$stage/raw/agentwire_bg.wasm"
+    cp "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"
   else
-    for f in "$stage/agentwire_bg.wasm" "$stage/web/agentwire_bg.wasm"; do "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$f" -o "$f"; done
+    for f in "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"; do "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$f" -o "$f"; done
   fi
   # The JS glue, its snippets (inline_js, the Worker's page side) and the Worker entries ship
   # without comments and whitespace (esbuild from tools/; names kept, so classes keep their
   # names in the console and in stack traces): the doc comments wasm-bindgen copies into the glue
   # are in the .d.ts, where editors read them. -4.1 KB gzip measured on the glue alone.
   # Worker mode's entry (WorkerClient): one per target, next to the glue it imports.
-  cp pkg-template/worker.js "$stage/agentwire-worker.js"
-  cp pkg-template/worker-web.js "$stage/web/agentwire-worker.js"
+  # It imports the raw glue beside it (the Worker side needs no API layer); the page side
+  # (worker_page.js) finds it at `raw/agentwire-worker.js` from its snippet.
+  cp pkg-template/worker.js "$stage/raw/agentwire-worker.js"
+  cp pkg-template/worker-web.js "$stage/web/raw/agentwire-worker.js"
   # Node's entry (the "node" condition of "."): Node cannot import the bundler glue's .wasm, so
   # `import "agentwire"` there gets the web build with the wasm read from disk.
   cp pkg-template/node.js "$stage/agentwire-node.js"
@@ -80,10 +89,24 @@ else
     first=$(head -n 1 "$f")
     "$esbuild" "$f" --minify-whitespace --minify-syntax --format=esm --target=es2022 \
       --log-level=warning --outfile="$f" --allow-overwrite
-    if [[ "$first" == '/* @ts-self-types='*' */' ]]; then
+    if [[ "$first" == '/* @ts-self-types="./agentwire.d.ts" */' ]] && [ -f "${f%.js}.d.ts" ]; then
       { printf '%s\n' "$first"; cat "$f"; } > "$f.tmp" && mv "$f.tmp" "$f"
     fi
   done
+  # The TypeScript layer, built once per glue: `./raw/agentwire.js` stays an import of the glue
+  # beside the output (the bundler glue for pkg/agentwire.js, the web glue for pkg/web/). Minified
+  # with names kept (classes keep their names in the console and in stack traces).
+  layer() { # ENTRY OUT TYPES
+    "$esbuild" "$1" --bundle --format=esm --target=es2022 --platform=neutral --external:./raw/agentwire.js \
+      --minify --keep-names --legal-comments=none --log-level=warning --outfile="$2.tmp"
+    { printf '/* @ts-self-types="%s" */\n' "$3"; cat "$2.tmp"; } > "$2" && rm "$2.tmp"
+  }
+  layer ts/src/index.ts "$stage/agentwire.js" ./types/index.d.ts
+  layer ts/src/web.ts "$stage/web/agentwire.js" ../types/web.d.ts
+  # Its declarations (tsc, strict) and the generated event/state types it re-exports unchanged.
+  tools/node_modules/.bin/tsc -p ts --outDir "$stage/types"
+  rm -f "$stage/types/raw.d.ts" "$stage/types/args.d.ts" "$stage/types/bind.d.ts"   # internal modules
+  cp tests/snapshots/types.d.ts "$stage/types/types.d.ts"
   cp pkg-template/README.md "$stage/README.md"
   cp LICENSE-MIT LICENSE-APACHE "$stage/"   # the package.json's "MIT OR Apache-2.0", with its texts
   # package.json: the template with the crate's version; every generated file must be listed in `files`.

@@ -19,9 +19,19 @@ cp tests/e2e/index.html tests/e2e/*.js "$www/e2e/"
 if [[ " $* " != *" --bench "* ]]; then
   cargo rustc -q -p agentwire --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
     --features test-panic --target-dir target/test-panic
-  wasm-bindgen --target web --out-dir "$www/pkg-panic" --out-name agentwire \
+  # The package's TypeScript layer over the test build's glue (its raw/ beside it, as in pkg/web).
+  wasm-bindgen --target web --out-dir "$www/pkg-panic/raw" --out-name agentwire \
     target/test-panic/wasm32-unknown-unknown/release/agentwire.wasm
+  cp pkg/web/agentwire.js "$www/pkg-panic/agentwire.js"
 fi
+# Fresh module instances (hostile.test.js, soak.test.js): the layer imports its glue by a
+# relative URL, so a fresh instance is the package under another path: /fresh/pkg/N/ and
+# /fresh/panic/N/ are links to the staged builds.
+mkdir -p "$www/fresh/pkg" "$www/fresh/panic"
+for n in $(seq 1 64); do
+  ln -s ../../pkg "$www/fresh/pkg/$n"
+  ln -s ../../pkg-panic "$www/fresh/panic/$n"
+done
 # The README's quick start, run as is (only the package specifier points at the staged build).
 awk '/<!-- quickstart/{f=1;next} f&&/^```ts/{c=1;next} c&&/^```/{exit} c{print}' README.md \
   | sed 's|from "agentwire"|from "/pkg/agentwire.js"|' > "$www/e2e/readme-quickstart.js"

@@ -2,7 +2,7 @@
 //
 //   bash scripts/build-pkg.sh && node scripts/size-breakdown.mjs [--top N] [--save FILE] [--base FILE]
 //
-// The shipped pkg/agentwire_bg.wasm has no names. This script rebuilds it from the same input
+// The shipped pkg/raw/agentwire_bg.wasm has no names. This script rebuilds it from the same input
 // (target/wasm32-unknown-unknown/release/agentwire.wasm, left by build-pkg.sh) with the same
 // wasm-bindgen and wasm-opt steps plus `-g` (keep the name section), checks that the code and data
 // sections are byte-identical to pkg/'s, and attributes every function body to its owner:
@@ -37,7 +37,7 @@ const top = Number(opt("--top", 25));
 const save = opt("--save", null);
 const base = opt("--base", null);
 const input = opt("--wasm", path.join(root, "target/wasm32-unknown-unknown/release/agentwire.wasm"));
-const shipped = opt("--shipped", path.join(root, "pkg/agentwire_bg.wasm"));
+const shipped = opt("--shipped", path.join(root, "pkg/raw/agentwire_bg.wasm"));
 
 // --- the named build: the steps of scripts/build-pkg.sh, wasm-opt flags read from that script
 const buildScript = readFileSync(path.join(root, "scripts/build-pkg.sh"), "utf8");

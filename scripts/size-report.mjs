@@ -55,12 +55,15 @@
 // GET with the replay recognised, stop; +8.6 KB) and the seed dialects read without loss (issue 25: +3.3 KB).
 // Raised to 310,314 B (309,290 B, plus 1 KB) for MyAgent on a hostile socket and the EventSource
 // status probe (issue 25 items 7 and 8: +4.6 KB).
+// Raised to 313,781 B (312,757 B, plus 1 KB) for the TypeScript layer that is now the package's
+// entry (issue 22: pkg/agentwire.js, 3,961 B gzip: AgentwireError, argument checks, bound methods,
+// start/run, per-call abort, limits), less harden-glue.mjs's text patches it replaces (-585 B).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target. SIZE_REPORT=brief (scripts/demo.sh): one line
 // with the package's size, no guard.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 310314);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 313781);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };

@@ -116,6 +116,7 @@ try {
   const store = new AgentStore({});
   store.feedText(text);
   const worker = new WorkerClient({ transport: "manual" });
+  worker.start();
   worker.feed(new TextEncoder().encode(text));
   await worker.finish();
   window.__result = { store: store.getSnapshot().tasks.length, worker: worker.getSnapshot().tasks.length };

@@ -1,4 +1,5 @@
-// Smoke test of the BUILT package in Node (no browser): loads pkg/web with initSync(wasm bytes),
+// Smoke test of the BUILT package in Node (no browser): loads Node's entry (pkg/agentwire-node.js:
+// the TypeScript layer over the web glue, initSync with the wasm read from disk),
 // decodes SSE bytes with StreamDecoder at every split point, and assembles every recording in
 // tests/recordings/ with AgentStore at several chunk sizes: the state must equal the recording's
 // *.expected.json (what the native build produces), so the shipped wasm is checked against it.
@@ -11,15 +12,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const web = path.join(root, "pkg/web");
-const dts = readFileSync(path.join(web, "agentwire.d.ts"), "utf8");
-if (!/export class StreamDecoder\b/.test(dts) || !/export class AgentStore\b/.test(dts)) {
-  console.log("node smoke test SKIPPED: pkg/web does not export StreamDecoder and AgentStore");
+const dts = readFileSync(path.join(root, "pkg/types/index.d.ts"), "utf8");
+if (!/StreamDecoder\b/.test(dts) || !/AgentStore\b/.test(dts)) {
+  console.log("node smoke test SKIPPED: pkg does not export StreamDecoder and AgentStore");
   process.exit(0);
 }
 
-const aw = await import(pathToFileURL(path.join(web, "agentwire.js")).href);
-aw.initSync({ module: readFileSync(path.join(web, "agentwire_bg.wasm")) });
+const aw = await import(pathToFileURL(path.join(root, "pkg/agentwire-node.js")).href);
 
 let checks = 0;
 const check = (name, fn) => {
@@ -75,8 +74,7 @@ check("AgentStore: snapshots, typed handlers, subscribe/unsubscribe, close", () 
   off(); unsubscribe();
   assert.equal(store.listenerCount, 0);
   store.close();
-  assert.throws(() => store.feedText("\n"), (e) => e instanceof Error && e.code === "closed");
-  store.free();
+  assert.throws(() => store.feedText("\n"), (e) => e instanceof aw.AgentwireError && e.code === "closed");
 });
 
 const recDir = path.join(root, "tests/recordings");
@@ -91,9 +89,22 @@ for (const file of recordings) {
       for (let i = 0; i < rec.length; i += chunk) store.feed(rec.subarray(i, i + chunk));
       store.finish();
       assert.deepStrictEqual(JSON.parse(store.stateJson()), expected);
-      store.free();
+      store.close();
     });
   }
 }
 
-console.log(`node smoke test ok: ${checks} checks passed (pkg/web via initSync; ${recordings.join(", ")})`);
+check("unbound methods and typed errors", () => {
+  const store = new aw.AgentStore({ limits: { maxTasks: 10 } });
+  const { feed, getSnapshot, subscribe } = store;
+  let n = 0;
+  const off = subscribe(() => n++);
+  feed(bytes);
+  assert.equal(getSnapshot().tasks.length, 1);
+  assert.ok(n > 0);
+  off();
+  assert.throws(() => new aw.AgentStore({ maxTasks: 10 }), (e) => e instanceof aw.AgentwireError && e.code === "invalid-argument");
+  assert.throws(() => store.task(42), (e) => e instanceof aw.AgentwireError && e.code === "invalid-argument");
+});
+
+console.log(`node smoke test ok: ${checks} checks passed (pkg/agentwire-node.js; ${recordings.join(", ")})`);

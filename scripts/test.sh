@@ -77,7 +77,7 @@ feature_counts() { tail -1 "$logs/features.log" | sed 's/^feature builds ok: //'
 native_counts() { counts native; }
 browser_counts() { counts browser; }
 size_line() { grep 'total (wasm + glue)' "$logs/build.log" | awk '{printf "wasm+glue gzip %s B (raw %s, brotli %s)", $6, $5, $7}'; }
-type_counts() { tail -1 "$logs/types.log" | sed 's/^type tests ok: //'; }
+type_counts() { { grep '^type tests ok: ' "$logs/types.log" | sed 's/^type tests ok: //'; grep '^api report ok' "$logs/types.log" | sed 's/: .*/ ok/'; } | paste -sd';' -; }
 node_counts() {
   if grep -q 'SKIPPED' "$logs/smoke-node.log"; then grep -o 'SKIPPED.*' "$logs/smoke-node.log" | head -1
   else tail -1 "$logs/smoke-node.log" | sed 's/^node smoke test ok: //'; fi
@@ -105,7 +105,7 @@ step "docs check (links, CLI synopsis, TS blocks)" docs_counts    logged docs no
 step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
-step "Node smoke test (pkg/web, initSync)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
+step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
 step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary
 skipped=$(printf '%s\n' "${summary[@]}" | grep -c '^SKIPPED' || true)

@@ -156,6 +156,12 @@ async fn client_over_fetch_against_the_scenario_server() {
     let url = format!("{base}/api/stream?scenario=quick&seed=7&speed=0");
     Reflect::set(&opts, &"url".into(), &url.into()).unwrap();
     let client = AgentClient::new(opts.into()).expect("client");
+    assert_eq!(
+        get(&client.connection(), "state").as_string().as_deref(),
+        Some("idle"),
+        "the constructor does no I/O"
+    );
+    client.connect().expect("connect");
     let mut state = String::new();
     for _ in 0..200 {
         sleep(50).await;

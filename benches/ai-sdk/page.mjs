@@ -82,7 +82,8 @@ const consumers = {
     return state.message;
   },
   async agentwire(bytes) {
-    const client = new AgentClient({ transport: "manual", dialect: "ai-sdk", maxContentBytes: 1 << 30, maxThoughtsPerTask: 1 << 20, maxToolsPerTask: 1 << 20, maxMessagesPerTask: 1 << 20 });
+    const client = new AgentClient({ transport: "manual", dialect: "ai-sdk", limits: { maxContentBytes: 1 << 30, maxThoughtsPerTask: 1 << 20, maxToolsPerTask: 1 << 20, maxMessagesPerTask: 1 << 20 } });
+    client.start();
     const store = client.store;
     const t0 = now();
     for (let off = 0; off < bytes.length; off += CHUNK) {
@@ -114,7 +115,7 @@ async function sha256(s) {
 
 window.bench = {
   async init() {
-    if (!wasm) wasm = await initWasm({ module_or_path: "/pkg/web/agentwire_bg.wasm" });
+    if (!wasm) wasm = await initWasm({ module_or_path: "/pkg/web/raw/agentwire_bg.wasm" });
     return Object.keys(consumers);
   },
   async load(preset) {

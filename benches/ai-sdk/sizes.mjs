@@ -37,9 +37,9 @@ for (const [what, src] of entries) {
 }
 const pkg = path.join(root, "pkg");
 const aw = shippedFiles(pkg).filter(fs.existsSync).map(measure).reduce((a, m) => ({ raw: a.raw + m.raw, gz: a.gz + m.gz, br: a.br + m.br }), { raw: 0, gz: 0, br: 0 });
-const wasm = measure(path.join(pkg, "agentwire_bg.wasm"));
+const wasm = measure(path.join(pkg, "raw", "agentwire_bg.wasm"));
 const awVersion = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")).version;
-rows.unshift({ name: `agentwire ${awVersion}`, what: "wasm + JS glue + Worker entry (every dialect, 3 transports, store, Worker mode)", ...aw });
+rows.unshift({ name: `agentwire ${awVersion}`, what: "TS layer + wasm + JS glue + Worker entry (every dialect, 3 transports, store, Worker mode)", ...aw });
 rows.splice(1, 0, { name: `agentwire ${awVersion}`, what: "of which agentwire_bg.wasm", ...wasm });
 const n = (x) => x.toLocaleString("en-US");
 console.log("| client | what is bundled | raw B | gzip B | brotli B | gzip ÷ agentwire |");

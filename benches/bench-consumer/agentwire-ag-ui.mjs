@@ -69,6 +69,7 @@ export function createConsumer() {
   stats.memoryBeforeRun = wasmMemoryBytes();
   stats.feedMs = 0;
   const client = new AgentClient({ transport: 'manual', dialect: 'ag-ui' });
+  client.start();
   const store = client.store;
   store.getSnapshot(); // as a UI does when it mounts (see common.mjs)
   return {

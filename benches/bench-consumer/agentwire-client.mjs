@@ -13,6 +13,7 @@ export { init, stats, wasmMemoryBytes };
 export async function consumeUrl(url) {
   const client = new AgentClient({ url: new URL(url, location.href).href, reconnect: false });
   client.getSnapshot(); // as a UI does when it mounts (see common.mjs)
+  client.start();
   const c = await ended(client);
   if (c.state !== 'closed') throw new Error(`connection ${c.state}: ${c.reason}`);
   const s = summaryOf(client, {});

@@ -17,7 +17,7 @@ export const input = 'native';
 export const level = 'full';
 export { stats, wasmMemoryBytes };
 
-const WORKER_URL = new URL('./pkg/agentwire-worker.js', import.meta.url);
+const WORKER_URL = new URL('./pkg/raw/agentwire-worker.js', import.meta.url);
 
 /** The page's wasm instance (for the summary's getSnapshot helpers): untimed, as for every mode.
  * No Worker is started here: each run starts its own, timed. */
@@ -59,6 +59,7 @@ function timeMessages(w) {
 export function createConsumer(subscribe) {
   const w = take();
   const client = new WorkerClient({ transport: 'manual', worker: w });
+  client.start();
   timeMessages(w);
   const extra = subscribe ? subscribe(client) : () => ({});
   return {
@@ -77,6 +78,7 @@ export async function consumeUrl(url, subscribe) {
   const client = new WorkerClient({ url: new URL(url, location.href).href, reconnect: false, worker: w });
   timeMessages(w);
   const extra = subscribe ? subscribe(client) : () => ({});
+  client.start();
   const c = await ended(client);
   if (c.state !== 'closed') throw new Error(`connection ${c.state}: ${c.reason}`);
   const s = summaryOf(client, extra());

@@ -5,7 +5,7 @@
 // by scripts/build-pkg.sh: release, LTO, wasm-opt -Oz). The harness bundles each consumer module
 // with esbuild; the `.wasm` import becomes a Uint8Array, instantiated once in the untimed init().
 // Each consumer module is bundled separately, so each mode has its own wasm instance and memory.
-import wasmBytes from '../../pkg/web/agentwire_bg.wasm';
+import wasmBytes from '../../pkg/web/raw/agentwire_bg.wasm';
 import initWasm, { AgentStore, AgentClient, WorkerClient } from '../../pkg/web/agentwire.js';
 
 export { AgentClient, WorkerClient };

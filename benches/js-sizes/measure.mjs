@@ -27,7 +27,7 @@ const jsonOut = argv.includes("--json") ? argv[argv.indexOf("--json") + 1] : nul
 const esbuild = path.join(root, "tools/node_modules/.bin/esbuild");
 const harness = path.resolve(root, process.env.BENCH_HARNESS || "../shared/bench");
 const pkg = path.join(root, "pkg");
-for (const [what, p] of [["esbuild (run scripts/setup.sh)", esbuild], ["pkg/ (run scripts/build-pkg.sh)", path.join(pkg, "agentwire_bg.wasm")]]) {
+for (const [what, p] of [["esbuild (run scripts/setup.sh)", esbuild], ["pkg/ (run scripts/build-pkg.sh)", path.join(pkg, "raw", "agentwire_bg.wasm")]]) {
   if (!existsSync(p)) {
     console.error(`error: ${what} missing: ${p}`);
     process.exit(1);

@@ -33,7 +33,7 @@ const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"
 const glue = path.join(out, "agentwire-web.js");
 execFileSync(path.join(root, "tools/node_modules/.bin/esbuild"), [path.join(root, "pkg/web/agentwire.js"), "--bundle",
   "--minify", "--format=esm", "--platform=browser", "--target=es2022", "--log-level=error", `--outfile=${glue}`]);
-const wasm = readFileSync(path.join(root, "pkg/web/agentwire_bg.wasm"));
+const wasm = readFileSync(path.join(root, "pkg/web/raw/agentwire_bg.wasm"));
 
 const index = path.join(out, "index.json");
 if (!existsSync(index)) {

@@ -5,43 +5,6 @@
 use super::error::js_error;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_AG_UI_OPTIONS: &str = r#"
-/**
- * AG-UI 1.0 (`dialect: "ag-ui"`): what the first run's `RunAgentInput` carries. Every run is a
- * POST of a `RunAgentInput` to `url`, written as the official `HttpAgent` writes it (key order
- * `threadId, runId, protocolVersion: "1.0", state, messages, tools, context, forwardedProps,
- * resume?`; headers `Content-Type: application/json`, `Accept: text/event-stream` plus
- * `headers`), and its answer is read as AG-UI SSE.
- *
- * ```ts
- * const client = new AgentClient({
- *   url: "/api/agent",
- *   dialect: "ag-ui",
- *   agUi: { messages: [{ id: "u1", role: "user", content: "Hello" }], state: { count: 1 } },
- * });
- * client.on("input-required", (e) => client.approve(e.inputId)); // the resume run
- * await client.sendMessage("And now?"); // the thread's next run
- * ```
- */
-export interface AgUiOptions {
-    /** The thread. Default: a new UUID. */
-    threadId?: string;
-    /** The first run's id. Default: a new UUID (every later run gets a new one). */
-    runId?: string;
-    /** The thread's messages so far (AG-UI `Message`s; `activity` messages are not sent). */
-    messages?: Record<string, unknown>[];
-    /** Frontend tools (`{ name, description, parameters? }`), sent with every run. Default `[]`. */
-    tools?: Record<string, unknown>[];
-    /** Context entries (`{ description, value }`), sent with every run. Default `[]`. */
-    context?: { description: string; value: string }[];
-    /** The starting state (later runs send the thread's latest `sharedState`). Default `{}`. */
-    state?: unknown;
-    /** Passed through to the agent with every run. Default `{}`. */
-    forwardedProps?: unknown;
-}
-"#;
-
 /// The `agUi` option as read (JSON texts).
 #[derive(Debug, Default, Clone)]
 pub struct AgUiOptions {

@@ -5,54 +5,6 @@
 use super::error::js_error;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_AI_SDK_OPTIONS: &str = r#"
-/**
- * Vercel AI SDK UI message stream (`dialect: "ai-sdk"`, `ai` 7.x): the chat. `url` is the chat
- * endpoint (what `DefaultChatTransport`'s `api` is, e.g. `/api/chat`). Every request is a POST
- * written as `DefaultChatTransport` writes it: `content-type: application/json`, body
- * `{...body, id: chatId, messages, trigger: "submit-message", messageId?}` where `messages` are
- * every `UIMessage` of the chat (the user's, and the assistant's exactly as assembled); the
- * answer is read as the UI message stream. One assistant message is one task (task id = the
- * message id, context id = the chat id).
- *
- * - The first request: `aiSdk.messages`, or the `message` option (a text). With neither, the
- *   client resumes the chat's active response (`GET {url}/{chatId}/stream`; 204: nothing to
- *   resume, the connection ends `closed`).
- * - `sendMessage(text)`: the next POST with the new user message.
- * - `approve(id)` / `deny(id, reason?)` on an approval (`inputType: "confirmation"`, `inputId`
- *   = the approval id): the tool part becomes `approval-responded` at once; once every approval
- *   and client-side tool of the message has its answer, the next POST (`messageId` = that
- *   assistant message) continues the same message.
- * - `respond(toolCallId, output)` for a client-side tool (a tool part `input-available` the
- *   message waits for): the part becomes `output-available`, then the next POST as above.
- * - A response that breaks off resumes with `GET {url}/{chatId}/stream` (never by sending the
- *   message again); its replay from the first chunk applies nothing twice.
- * - `cancel(taskId)` (the official `stop()`): aborts the request; the message keeps what
- *   arrived, its task ends `canceled` ("aborted").
- *
- * ```ts
- * const client = new AgentClient({
- *   url: "/api/chat",
- *   aiSdk: { chatId: "chat-1", body: { model: "gpt-x" } },
- *   message: "What is the weather in Bern?",
- * });
- * client.on("input-required", (e) => client.approve(e.inputId)); // a tool approval
- * await client.sendMessage("And tomorrow?");
- * ```
- */
-export interface AiSdkOptions {
-    /** The chat id (`id` of every request; the context of every task). Default: a new UUID. */
-    chatId?: string;
-    /** The chat's `UIMessage`s so far (`{id, role, parts, metadata?}`), sent as given. */
-    messages?: Record<string, unknown>[];
-    /** Extra members of every request body (`DefaultChatTransport`'s `body`). */
-    body?: Record<string, unknown>;
-    /** Extra headers of every request (added to the `headers` option). */
-    headers?: Record<string, string>;
-}
-"#;
-
 /// The `aiSdk` option as read (JSON texts).
 #[derive(Debug, Default, Clone)]
 pub struct AiSdkOptions {

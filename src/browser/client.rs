@@ -26,200 +26,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_CLIENT: &str = r#"
-/** The connection states: `idle` until `connect()`, then `connecting` → `open` ⇄ `reconnecting` → `closed` | `failed`. */
-export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed" | "failed";
-
-/** Why a connection failed (stable codes). */
-export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "agent-card" | "unsupported-framing" | "invalid-argument" | "internal";
-
-/** The observable connection state (a new frozen object on every change). */
-export interface ConnectionInfo {
-    readonly state: ConnectionState;
-    /** Why, for a person. */
-    readonly reason: string;
-    /** Set when `failed`. */
-    readonly code?: ConnectionErrorCode;
-    /** Reconnect attempt (0 while open); after `gave-up`, the failed attempts made. */
-    readonly attempt: number;
-}
-
-/** A response on its way to the agent, as given to a custom `responder`. */
-export interface OutgoingRequest {
-    /** `"message"`: `sendMessage` (A2A, MyAgent). */
-    type: "input" | "auth" | "cancel" | "message";
-    /** The endpoint URL the default responder would POST to (`""` for a WebSocket frame). */
-    url: string;
-    /** The JSON body the default responder would POST (or the frame it would send). */
-    body: Record<string, unknown>;
-    /** The HTTP method when it is not `POST`. */
-    httpMethod?: string;
-    /** Headers the request needs besides `Content-Type` (A2A v1.0: `A2A-Version: 1.0`, without
-     * which a v1.0 server refuses it). */
-    headers?: Record<string, string>;
-    /** Set when the message is in the stream's dialect (A2A, A2A-ACP, MyAgent). */
-    dialect?: Dialect;
-    /** The JSON-RPC method or MyAgent event (`message/stream`, `user.response`, ...). */
-    method?: string;
-    contextId: string;
-    taskId: string;
-    inputId?: string;
-    authId?: string;
-}
-
-/** The first message of an A2A conversation (`message/stream`). */
-export interface A2aMessageInit {
-    /** A text part. */
-    text?: string;
-    /** A data part (an object; other values are sent as `{ value }`). */
-    data?: unknown;
-    /** The conversation to continue. */
-    contextId?: string;
-    /** The task to continue. */
-    taskId?: string;
-    /** Message metadata. */
-    metadata?: Record<string, unknown>;
-}
-
-/** Options of `new AgentClient(options)`; store limits (`AgentStoreOptions`) apply too. */
-export interface AgentClientOptions extends AgentStoreOptions {
-    /** The stream URL (not needed for `transport: "manual"`); for A2A with `message`, the JSON-RPC endpoint. */
-    url?: string;
-    /**
-     * The protocol the server speaks. Default `"auto"`: told from the first events (free on a
-     * protocol-000 stream once detected). `"a2a"`, `"acp"`, `"unified"`: SSE; `"myagent"`:
-     * WebSocket (the default transport then). Answers, `cancel` and `sendMessage` go out in the
-     * dialect's own way (see the README).
-     */
-    dialect?: "auto" | Dialect;
-    /**
-     * A2A: start by POSTing this message as JSON-RPC `message/stream` to `url` (or
-     * `endpoints.rpc`) and read the streamed responses; implies `dialect: "a2a"`. A dropped
-     * stream resumes with `tasks/resubscribe` (the message is never sent again). With
-     * `dialect: "ai-sdk"`: the text of the chat's first user message.
-     */
-    message?: string | A2aMessageInit;
-    /**
-     * A2A: the protocol version requests are written in. Default `"1.0"` (`SendStreamingMessage`,
-     * `SubscribeToTask`, `CancelTask`, header `A2A-Version: 1.0`); `"0.3"`: `message/stream`,
-     * `tasks/resubscribe`, `tasks/cancel`. Streams of either version are read either way. An
-     * `agentCard` overrides it with the card's.
-     */
-    a2aVersion?: "1.0" | "0.3";
-    /**
-     * A2A v1.0: the binding. Default `"jsonrpc"` (every request POSTed to `url`);
-     * `"http+json"`: `url` is the HTTP+JSON base (`POST {url}/message:stream`,
-     * `{url}/tasks/{id}:subscribe`, `{url}/tasks/{id}:cancel`). With `agentCard`: the binding
-     * to prefer when the card offers both.
-     */
-    a2aBinding?: "jsonrpc" | "http+json";
-    /**
-     * A2A: the agent card's URL (e.g. `https://agent.example/.well-known/agent-card.json`). It is
-     * read before the first request, and its first interface agentwire speaks (JSON-RPC 1.0 or
-     * 0.3, HTTP+JSON 1.0; `a2aBinding` first) names the endpoint, binding and version, as the
-     * official `ClientFactory` does. Implies `dialect: "a2a"`; needs `message`; `url` is not needed.
-     */
-    agentCard?: string;
-    /**
-     * AG-UI 1.0: the first run's `RunAgentInput` (see `AgUiOptions`); implies `dialect: "ag-ui"`.
-     * With `dialect: "ag-ui"` every run is a POST to `url` (`method`/`body` are not used);
-     * `sendMessage(text)` starts the thread's next run, answers to a run's interrupts
-     * (`respond`/`approve`; `deny` = `cancelled`) go out together as the resume run once every
-     * interrupt has one. AG-UI streams cannot be resumed: a run whose stream breaks off fails
-     * the connection with code `interrupted` and its task stays `working`.
-     */
-    agUi?: AgUiOptions;
-    /**
-     * Vercel AI SDK (`ai` 7.x) chat (see `AiSdkOptions`); implies `dialect: "ai-sdk"`. `url` is
-     * the chat endpoint (`/api/chat` style): every turn is a POST written as
-     * `DefaultChatTransport` writes it (`method`/`body` are not used: give `aiSdk.body`),
-     * `sendMessage(text)` sends the next turn, `approve`/`deny` answer tool approvals and
-     * `respond(toolCallId, output)` gives a client-side tool's output (the next POST continues the
-     * same assistant message), a dropped response resumes with `GET {url}/{chatId}/stream`, and
-     * `cancel(taskId)` stops the response (the official `stop()`).
-     *
-     * ```ts
-     * const chat = new AgentClient({ url: "/api/chat", aiSdk: { chatId: "c1" }, message: "Hi" });
-     * ```
-     */
-    aiSdk?: AiSdkOptions;
-    /** MyAgent: the `user.create_session` content (`project_name`, `session_name`, `config`) and metadata. */
-    session?: { content?: Record<string, unknown>; metadata?: Record<string, unknown> };
-    /** MyAgent: `user.ack` interval (ms) while events arrive; 0 = only every 64 events. Default 250. */
-    ackIntervalMs?: number;
-    /** Default `"fetch"` (fetch + ReadableStream SSE); `"websocket"` with `dialect: "myagent"`. */
-    transport?: "fetch" | "eventsource" | "websocket" | "manual";
-    /** Default `"GET"`, or `"POST"` when `body` is given (fetch only). */
-    method?: "GET" | "POST";
-    /** JSON body of a POST (a string is sent as is). */
-    body?: unknown;
-    /** Extra headers of the stream request and of responses (e.g. `Authorization`). */
-    headers?: Record<string, string>;
-    /** fetch `credentials`; `"include"` also sets EventSource `withCredentials`. */
-    credentials?: "omit" | "same-origin" | "include";
-    /** Aborting it closes the client. */
-    signal?: AbortSignal;
-    /**
-     * How a POSTed stream resumes (a GET with `Last-Event-ID`): a URL, or a function of the
-     * last event id and the first response's headers. Without it an interrupted POST stream
-     * fails with code `interrupted` instead of being re-sent. GET streams resume by repeating
-     * the request with `Last-Event-ID`.
-     */
-    resume?: string | ((info: { lastEventId: string; headers?: Headers }) => string);
-    /**
-     * Backoff (jitter is the random share taken off each delay), or `false` to never reconnect.
-     * Defaults: initialDelayMs 1000, maxDelayMs 30000, maxAttempts 8 (failed attempts in a row,
-     * then `failed` with code `gave-up`), jitter 0.5.
-     */
-    reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number; jitter?: number };
-    /**
-     * Reconnect when no byte (comments/heartbeats, WebSocket frames count) arrived for this long; 0 = off. Default 45000.
-     * fetch and WebSocket only: `EventSource` hides comments and cannot be made to resume, so a stalled
-     * EventSource stream stays `open` (use the fetch transport to detect a silent server).
-     */
-    idleTimeoutMs?: number;
-    /** WebSocket subprotocols. */
-    protocols?: string[];
-    /** Start connecting in the constructor. Default `true`. */
-    autoConnect?: boolean;
-    /**
-     * Where responses go. `base` defaults to the stream URL's directory; protocol 000 (and
-     * Unified) POST to `{base}/contexts/{contextId}/tasks/{taskId}/inputs/{inputId}`,
-     * `{base}/contexts/{contextId}/tasks/{taskId}/auth/{authId}` and
-     * `{base}/contexts/{contextId}/tasks/{taskId}/cancel`; `rpc` is the JSON-RPC endpoint
-     * (A2A: default the stream `url`; A2A-ACP: default `{base}/acp/rpc`).
-     */
-    endpoints?: { base?: string; input?: string; auth?: string; cancel?: string; rpc?: string };
-    /** Sends responses yourself (another protocol, a WebSocket, tests). Rejecting fails the call. */
-    responder?: (request: OutgoingRequest) => unknown;
-    /**
-     * Called first for each input request a coordinator may answer (`requireUser` not true).
-     * Return the value to send, or `undefined` (or throw) to hand it to the user.
-     */
-    coordinator?: (request: InputRequest) => unknown;
-    /** Sent as `userId` with answers (protocol 000 and Unified; A2A, ACP and MyAgent answers have no such field). */
-    userId?: string;
-}
-
-/** Options of `client.events()`. */
-export interface EventStreamOptions {
-    /** Which events (evaluated in wasm; internal events are off by default). */
-    filter?: EventFilterSpec;
-    /** Aborting it ends the iteration. */
-    signal?: AbortSignal;
-    /** Events buffered for a slow consumer before the iterator fails with code `overflow`. Default 10000. */
-    maxBuffered?: number;
-}
-
-export interface AgentClient {
-    /** Calls `handler` with every applied event of `kind` (narrowed type). Returns the unsubscribe function. */
-    on<K extends KindPattern>(kind: K, handler: (event: EventOf<K>) => void): () => void;
-    /** The applied events as an async iterator: `for await (const e of client.events()) …`. */
-    events(options?: EventStreamOptions): AsyncIterableIterator<AgentEvent>;
-}
-"#;
-
 /// Where answers go.
 struct Endpoints {
     base: String,
@@ -1442,7 +1248,7 @@ impl ClientInner {
 
 #[wasm_bindgen]
 impl AgentClient {
-    /// Creates the client and its store, and (unless `autoConnect: false`) starts connecting.
+    /// Creates the client and its store; does no I/O (`connect` starts the connection).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AgentClientOptions")] options: JsValue,
@@ -1458,7 +1264,6 @@ impl AgentClient {
         let choice = opts.dialect;
         store.with_session_mut(|s| s.set_dialect(choice))?;
         let store_js: JsValue = store.handle().into();
-        let auto = get(&options, "autoConnect").as_bool().unwrap_or(true);
         let inner = Rc::new(ClientInner {
             shared: Rc::new(Shared::new(store, opts)),
             answers: Answers {
@@ -1508,14 +1313,10 @@ impl AgentClient {
                 *inner.signal.borrow_mut() = Some((signal, cb));
             }
         }
-        let client = AgentClient { inner };
-        if auto && !client.inner.closed.get() {
-            client.connect()?;
-        }
-        Ok(client)
+        Ok(AgentClient { inner })
     }
 
-    /// Starts connecting (only needed with `autoConnect: false`; later calls do nothing).
+    /// Starts connecting (later calls do nothing); `closed` after `close()`.
     pub fn connect(&self) -> Result<(), JsValue> {
         check_alive()?;
         if self.inner.closed.get() {

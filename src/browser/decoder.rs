@@ -6,12 +6,6 @@ use super::store::read_options;
 use crate::pipeline::{Item, StreamDecoder as CoreDecoder};
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_DECODED: &str = r#"
-/** One item from `StreamDecoder.feed`: a canonical event, or a diagnostic. */
-export type Decoded = { event: AgentEvent; id?: string } | { diagnostic: Diagnostic };
-"#;
-
 /// Parses and validates an SSE byte stream into canonical events, without keeping state.
 ///
 /// ```ts

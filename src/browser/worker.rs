@@ -8,31 +8,6 @@ use crate::events::url::is_safe_to_open;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_WORKER: &str = r#"
-/**
- * Options of `new WorkerClient(options)`: those of `AgentClient` that can cross into a Worker
- * (no `responder`/`coordinator` functions; `resume` as a URL), plus the Worker to use.
- */
-export interface WorkerClientOptions extends Omit<AgentClientOptions, "responder" | "coordinator" | "resume"> {
-    /** A URL to resume a POSTed stream with (a GET with `Last-Event-ID`). */
-    resume?: string;
-    /**
-     * The Worker running agentwire: a `Worker` you created from the package's
-     * `agentwire-worker.js` (bundlers: `new Worker(new URL("agentwire/worker", import.meta.url), { type: "module" })`),
-     * or its URL; default: the `agentwire-worker.js` next to this package's glue.
-     */
-    worker?: Worker | string | URL;
-}
-
-export interface WorkerClient {
-    /** Calls `handler` with every applied event of `kind` (narrowed type). Returns the unsubscribe function. */
-    on<K extends KindPattern>(kind: K, handler: (event: EventOf<K>) => void): () => void;
-    /** The applied events as an async iterator: `for await (const e of client.events()) …`. */
-    events(options?: EventStreamOptions): AsyncIterableIterator<AgentEvent>;
-}
-"#;
-
 #[wasm_bindgen(module = "/src/browser/worker_page.js")]
 extern "C" {
     type AwRemote;
@@ -58,6 +33,8 @@ extern "C" {
     fn call(this: &AwRemote, method: &str, args: &js_sys::Array) -> js_sys::Promise;
     #[wasm_bindgen(method, js_name = send)]
     fn send_call(this: &AwRemote, method: &str, args: &js_sys::Array);
+    #[wasm_bindgen(method, catch)]
+    fn connect(this: &AwRemote) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch)]
     fn feed(this: &AwRemote, chunk: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(method, js_name = authRequest)]
@@ -114,7 +91,7 @@ fn args(items: &[&JsValue]) -> js_sys::Array {
 
 #[wasm_bindgen]
 impl WorkerClient {
-    /// Starts the Worker and, unless `autoConnect: false`, the connection in it.
+    /// Creates the page side; does no I/O (the Worker starts with `connect` or the first call).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "WorkerClientOptions")] options: JsValue,
@@ -125,9 +102,10 @@ impl WorkerClient {
         })
     }
 
-    /// Starts connecting (only needed with `autoConnect: false`).
-    pub fn connect(&self) {
-        self.remote.send_call("connect", &args(&[]));
+    /// Starts connecting in the Worker (later calls do nothing).
+    pub fn connect(&self) -> Result<(), JsValue> {
+        check_alive()?;
+        self.remote.connect()
     }
 
     /// The connection state (updated when the Worker reports a change).

@@ -52,13 +52,16 @@ export class AwRemote {
       }
       sent[k] = v;
     }
-    let w = o.worker;
-    if (w === undefined || w === null || w === true) w = defaultWorker();
-    else if (typeof w === "string" || w instanceof URL) w = new Worker(w, { type: "module" });
-    else if (typeof Worker === "undefined" || !(w instanceof Worker)) {
+    const w = o.worker;
+    if (!(w === undefined || w === null || w === true || typeof w === "string" || w instanceof URL ||
+      (typeof Worker !== "undefined" && w instanceof Worker))) {
       throw awError("invalid-argument", "options.worker must be a Worker, or the URL of agentwire-worker.js");
     }
-    this.w = w;
+    // The Worker starts with the first call that needs it (start(), an answer, feed): the
+    // constructor does no I/O (under React's StrictMode a client made and closed at once never
+    // loads a Worker). Until then subscriptions wait in the queue.
+    this.workerSpec = w;
+    this.w = null;
     this.queue = [];
     this.tasks = [];
     this.artifacts = [];
@@ -77,11 +80,32 @@ export class AwRemote {
     this.closed = false;
     this.dialectName = undefined;
     this.decoder = new TextDecoder();
+    this.manual = o.transport === "manual";
+    this.started = false;
     this.conn = Object.freeze({
-      state: o.autoConnect === false || o.transport === "manual" ? "idle" : "connecting",
+      state: "idle",
       reason: "starting the Worker",
       attempt: 0,
     });
+    const signal = o.signal;
+    if (signal) {
+      if (signal.aborted) queueMicrotask(() => this.close());
+      else signal.addEventListener("abort", () => this.close(), { once: true });
+    }
+    this.post({ t: "init", o: sent });
+  }
+
+  /** Starts the Worker (once). */
+  spawn() {
+    if (this.w) return;
+    let w = this.workerSpec;
+    try {
+      if (w === undefined || w === null || w === true) w = defaultWorker();
+      else if (typeof w === "string" || w instanceof URL) w = new Worker(w, { type: "module" });
+    } catch (e) {
+      throw awError("invalid-argument", `options.worker: ${(e && e.message) || e}`);
+    }
+    this.w = w;
     w.onmessage = (e) => this.receive(e.data);
     w.onerror = (e) => {
       if (e && typeof e.preventDefault === "function") e.preventDefault();
@@ -92,17 +116,13 @@ export class AwRemote {
       if (this.queue) this.fail(err);
       else report(err);
     };
-    const signal = o.signal;
-    if (signal) {
-      if (signal.aborted) queueMicrotask(() => this.close());
-      else signal.addEventListener("abort", () => this.close(), { once: true });
-    }
-    this.post({ t: "init", o: sent });
     // The Worker says `ready` when it starts; one started earlier (a pool) answers this instead.
     w.postMessage({ t: "hello" });
   }
 
   post(m, transfer) {
+    // Calls need the Worker; subscriptions wait for it.
+    if (m.t === "call") this.spawn();
     if (this.queue) this.queue.push([m, transfer]);
     else this.w.postMessage(m, transfer || []);
   }
@@ -179,7 +199,8 @@ export class AwRemote {
         try { f(snap); } catch (e) { report(e); }
       }
     }
-    if (m.c) this.setConn(m.c);
+    // The Worker's state from before start() (idle) does not undo the page's `connecting`.
+    if (m.c && !(m.c.state === "idle" && this.conn.state !== "idle")) this.setConn(m.c);
   }
 
   setConn(c) {
@@ -317,6 +338,18 @@ export class AwRemote {
     });
   }
 
+  /** Starts connecting in the Worker (idempotent); `connecting` at once, as on the main thread. */
+  connect() {
+    if (this.closed) throw awError("closed", "this WorkerClient was closed");
+    if (this.started) return;
+    this.started = true;
+    if (this.dead) return; // failed already: the state says why
+    this.spawn();
+    if (!this.manual && this.conn.state === "idle") this.setConn({ state: "connecting", reason: "connecting", attempt: 0 });
+    // A Worker that fails to load fails the connection (the state says why): nothing to report.
+    this.call("connect", []).catch((e) => { if (!this.dead && !this.closed) report(e); });
+  }
+
   /** Fire-and-forget calls (the Worker reports their errors). */
   send(m, args) {
     this.call(m, args).catch(report);
@@ -351,6 +384,16 @@ export class AwRemote {
 
   close() {
     if (this.closed) return;
+    if (!this.w) {
+      // Never started: nothing runs anywhere.
+      this.closed = true;
+      for (const finish of [...this.iterators]) finish();
+      this.listeners.clear();
+      this.handlers.clear();
+      this.setConn({ state: "closed", reason: "the client was closed", attempt: this.conn.attempt });
+      this.connListeners.clear();
+      return;
+    }
     const w = this.w;
     const done = this.call("close", []);
     this.closed = true;

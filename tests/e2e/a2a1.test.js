@@ -5,6 +5,8 @@
 // parts (text, data, a file by bytes, a file by URL), asks "Publish the report?", completes once
 // approved; "slow job" runs until canceled; "please fail" fails.
 import { env } from "./env.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 function assert(cond, msg) {
   if (!cond) throw new Error(`assertion failed: ${msg}`);
@@ -79,7 +81,7 @@ const taskOf = (r) => r.body?.params?.message?.taskId ?? r.body?.message?.taskId
 
 async function report(aw, name, options) {
   const watch = watchRequests(options.url);
-  const client = new aw.AgentClient({ ...options, message: "Write the report", reconnect: FAST });
+  const client = started(new aw.AgentClient({ ...options, message: "Write the report", reconnect: FAST }));
   const asked = [];
   const stop = client.subscribe(() => {
     for (const i of client.pendingInputs()) {
@@ -120,7 +122,7 @@ async function report(aw, name, options) {
 async function cancelAfterDrops(aw, name, options) {
   const watch = watchRequests(options.url);
   // The job sends a status every 100 ms: a 60 ms idle timeout drops the stream again and again.
-  const client = new aw.AgentClient({ ...options, message: "slow job", idleTimeoutMs: 60, reconnect: FAST });
+  const client = started(new aw.AgentClient({ ...options, message: "slow job", idleTimeoutMs: 60, reconnect: FAST }));
   const states = [];
   client.onConnectionChange((c) => states.push(c.state));
   let root;
@@ -145,7 +147,7 @@ async function cancelAfterDrops(aw, name, options) {
 }
 
 async function failure(aw, name, options) {
-  const client = new aw.AgentClient({ ...options, message: "please fail", reconnect: FAST });
+  const client = started(new aw.AgentClient({ ...options, message: "please fail", reconnect: FAST }));
   await until(() => ended(client), `${name}: the end`);
   eq(client.getSnapshot().roots[0].status, "failed", `${name}: failed`);
   client.close();
@@ -154,7 +156,7 @@ async function failure(aw, name, options) {
 async function refusals(aw, name, options) {
   // An answer to a task the server does not know: refused before any event (JSON-RPC: plain
   // JSON with HTTP 200; HTTP+JSON: 404 with a google.rpc.Status body).
-  const unknown = new aw.AgentClient({ ...options, message: { text: "approve", taskId: "no-such-task" }, reconnect: { ...FAST, maxAttempts: 1 } });
+  const unknown = started(new aw.AgentClient({ ...options, message: { text: "approve", taskId: "no-such-task" }, reconnect: { ...FAST, maxAttempts: 1 } }));
   await until(() => ended(unknown), `${name}: unknown task refused`);
   eq(unknown.connection.state, "failed", `${name}: failed`);
   assert(unknown.connection.reason.includes("TASK_NOT_FOUND"), `${name}: the reason is kept (${unknown.connection.reason})`);
@@ -164,7 +166,7 @@ async function refusals(aw, name, options) {
   // (VERSION_NOT_SUPPORTED), the Python one the method (-32601, INVALID_PARAMS to the official
   // client).
   if (options.a2aBinding === "jsonrpc") {
-    const old = new aw.AgentClient({ ...options, a2aVersion: "0.3", message: "hello", reconnect: { ...FAST, maxAttempts: 1 } });
+    const old = started(new aw.AgentClient({ ...options, a2aVersion: "0.3", message: "hello", reconnect: { ...FAST, maxAttempts: 1 } }));
     await until(() => ended(old), `${name}: v0.3 refused`);
     const want = name.startsWith("js") ? /-32009 VERSION_NOT_SUPPORTED/ : /-32601 INVALID_PARAMS/;
     assert(want.test(old.connection.reason), `${name}: ${old.connection.reason}`);
@@ -175,7 +177,7 @@ async function refusals(aw, name, options) {
 
 /** Runs `message` on `options` until `pred(client)`; returns the client (still running). */
 async function runUntil(aw, options, message, pred, what) {
-  const client = new aw.AgentClient({ ...options, message, reconnect: FAST });
+  const client = started(new aw.AgentClient({ ...options, message, reconnect: FAST }));
   await until(() => pred(client) || ended(client), `${what} (${client.connection.reason})`);
   assert(pred(client), `${what}: ended first (${client.connection.state}: ${client.connection.reason})`);
   return client;
@@ -215,7 +217,7 @@ async function secondTurn(aw, name, options) {
   const watch = watchRequests(options.url);
   let client;
   try {
-    client = new aw.AgentClient({ ...options, message: "please fail", reconnect: FAST });
+    client = started(new aw.AgentClient({ ...options, message: "please fail", reconnect: FAST }));
     await until(() => ended(client), `${name}: the first run (${client.connection.reason})`);
     eq(client.connection.state, "closed", `${name}: first run ${client.connection.reason}`);
     await client.sendMessage("a direct message please");
@@ -269,7 +271,7 @@ async function answerRefused(aw, name, options) {
 }
 
 async function directMessage(aw, name, options) {
-  const client = new aw.AgentClient({ ...options, message: "a direct message please", reconnect: FAST });
+  const client = started(new aw.AgentClient({ ...options, message: "a direct message please", reconnect: FAST }));
   await until(() => ended(client), `${name}: the end (${client.connection.reason})`);
   eq(client.connection.state, "closed", `${name}: ${client.connection.reason}`);
   const root = client.getSnapshot().roots[0];
@@ -293,7 +295,7 @@ export const liveTests = {
   async a2a1_agent_card_names_endpoint_binding_and_version(aw) {
     for (const [binding, path] of [[undefined, "/a2a/jsonrpc"], ["http+json", "/a2a/rest/message:stream"]]) {
       const watch = watchRequests(env.a2a1JsUrl);
-      const client = new aw.AgentClient({ agentCard: `${env.a2a1JsUrl}/.well-known/agent-card.json`, a2aBinding: binding, message: "please fail", reconnect: FAST });
+      const client = started(new aw.AgentClient({ agentCard: `${env.a2a1JsUrl}/.well-known/agent-card.json`, a2aBinding: binding, message: "please fail", reconnect: FAST }));
       try {
         await until(() => ended(client), `card ${binding}: the end (${client.connection.reason})`);
       } finally {
@@ -305,7 +307,7 @@ export const liveTests = {
       eq(sent.map((r) => [r.method, r.path]), [["GET", "/.well-known/agent-card.json"], ["POST", path]], `card ${binding}: requests`);
       client.close();
     }
-    const bad = new aw.AgentClient({ agentCard: `${env.a2a1JsUrl}/no-such-card.json`, message: "x" });
+    const bad = started(new aw.AgentClient({ agentCard: `${env.a2a1JsUrl}/no-such-card.json`, message: "x" }));
     await until(() => ended(bad), "a missing card");
     eq([bad.connection.state, bad.connection.code], ["failed", "agent-card"], bad.connection.reason);
     bad.close();
@@ -320,7 +322,7 @@ export const liveTests = {
     const watch = watchRequests(`${env.a2a1JsUrl}/a2a/`);
     let client;
     try {
-      client = new aw.AgentClient({ agentCard: cardUrl, message: "a direct message please", reconnect: FAST });
+      client = started(new aw.AgentClient({ agentCard: cardUrl, message: "a direct message please", reconnect: FAST }));
       await until(() => ended(client), `the end (${client.connection.reason})`);
     } finally {
       watch.stop();
@@ -337,14 +339,14 @@ export const liveTests = {
     // server refuses a request without it) and, over HTTP+JSON, the HTTP method.
     const options = servers()["js http+json"];
     const got = [];
-    const client = new aw.AgentClient({ ...options, message: "Write the report", reconnect: FAST,
+    const client = started(new aw.AgentClient({ ...options, message: "Write the report", reconnect: FAST,
       responder: async (req) => {
         got.push(req);
         const r = await fetch(req.url, { method: req.httpMethod ?? "POST", headers: { "Content-Type": "application/json", ...req.headers },
           body: req.body === undefined ? undefined : JSON.stringify(req.body) });
         await r.text();
         if (!r.ok || !(r.headers.get("content-type") ?? "").startsWith("text/event-stream")) throw new Error(`refused: HTTP ${r.status}`);
-      } });
+      } }));
     const stop = client.subscribe(() => {
       const i = client.pendingInputs()[0];
       if (i && got.length === 0) void client.approve(i.id).catch(() => {});
@@ -389,7 +391,7 @@ function comparable(client) {
 
 /** Runs `options` to its end answering everything (approve, sign in); returns the client. */
 async function answered(aw, options, what) {
-  const client = new aw.AgentClient({ reconnect: FAST, message: "Analyze the Q4 sales", ...options });
+  const client = started(new aw.AgentClient({ reconnect: FAST, message: "Analyze the Q4 sales", ...options }));
   const done = new Set();
   const sent = [];
   const stop = client.subscribe(() => {

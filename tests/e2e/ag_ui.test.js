@@ -5,6 +5,8 @@
 // (an expired interrupt, protobuf framing, an HTTP error), which is how the client's requests
 // are seen too.
 import { env } from "./env.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 function assert(cond, msg) {
   if (!cond) throw new Error(`assertion failed: ${msg}`);
@@ -69,12 +71,12 @@ const scenario = (q) => `/api/ag-ui?speed=0&seed=7&${q}`;
 
 /** Runs the `quick` scenario (one run, no interrupts) with `faults`; the client once ended. */
 async function quickRun(aw, faults) {
-  const client = new aw.AgentClient({
+  const client = started(new aw.AgentClient({
     url: scenario(`scenario=quick${faults ? `&faults=${faults}` : ""}`),
     dialect: "ag-ui",
     agUi: { threadId: `quick-${faults || "lf"}-${Math.random()}`, messages: [{ id: "u1", role: "user", content: "Quick, please" }] },
     reconnect: false,
-  });
+  }));
   await until(() => ended(client), "the run's end");
   return client;
 }
@@ -97,13 +99,13 @@ export const liveTests = {
     if (!env.agUiUrl) throw new Error("no AG-UI server: run scripts/e2e-tests.sh (scripts/lib/ag-ui-server.sh)");
     const url = `${env.agUiUrl}/agent`;
     const posts = watchPosts("/agent");
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url,
       dialect: "ag-ui",
       agUi: { threadId: "t-official", messages: [{ id: "u1", role: "user", content: "What time is it?" }], state: { theme: "dark" }, tools: [{ name: "confirm", description: "asks the user" }] },
       headers: { Authorization: "Bearer test" },
       reconnect: false,
-    });
+    }));
     try {
       await until(() => ended(client), "turn 1");
       eq(client.connection.state, "closed", `turn 1 ended: ${client.connection.reason}`);
@@ -185,7 +187,7 @@ export const tests = {
 
   /** The main scenario's tool call with streamed arguments, and sharedState from the deltas. */
   async ag_ui_tool_args_and_state(aw) {
-    const client = new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "How did Q4 go?" }] } });
+    const client = started(new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "How did Q4 go?" }] } }));
     try {
       await until(() => client.pendingInputs().length > 0, "the approval");
       const tool = client.getSnapshot().tasks.flatMap((t) => t.tools).find((t) => t.name === "search_database");
@@ -208,7 +210,7 @@ export const tests = {
   /** The approval (approve) and the sign-in (respond): each resume run continues the thread. */
   async ag_ui_interrupt_resume(aw) {
     const posts = watchPosts("/api/ag-ui");
-    const client = new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "How did Q4 go?" }] } });
+    const client = started(new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "How did Q4 go?" }] } }));
     try {
       await until(() => client.pendingInputs().length > 0, "the approval");
       const approval = client.pendingInputs()[0];
@@ -242,7 +244,7 @@ export const tests = {
   /** deny = status "cancelled"; a partial set of answers waits for the rest. */
   async ag_ui_deny_cancelled(aw) {
     const posts = watchPosts("/api/ag-ui");
-    const client = new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "Q4?" }] } });
+    const client = started(new aw.AgentClient({ url: scenario("scenario=main"), dialect: "ag-ui", agUi: { messages: [{ id: "u1", role: "user", content: "Q4?" }] } }));
     try {
       await until(() => client.pendingInputs().length > 0, "the approval");
       await client.deny(client.pendingInputs()[0].id);
@@ -285,7 +287,7 @@ export const tests = {
       ? sse([{ type: "RUN_STARTED", threadId: body.threadId, runId: body.runId },
         { type: "RUN_FINISHED", threadId: body.threadId, runId: body.runId, outcome: { type: "interrupt", interrupts: [{ id: "i-old", reason: "confirmation", expiresAt: "2000-01-01T00:00:00Z" }] } }])
       : sse([{ type: "RUN_STARTED", threadId: body.threadId, runId: body.runId }, { type: "RUN_FINISHED", threadId: body.threadId, runId: body.runId }]));
-    const client = new aw.AgentClient({ url: "/fake-agent", dialect: "ag-ui" });
+    const client = started(new aw.AgentClient({ url: "/fake-agent", dialect: "ag-ui" }));
     try {
       await until(() => client.pendingInputs().length === 1, "the interrupt");
       let code = null;
@@ -306,8 +308,8 @@ export const tests = {
   async ag_ui_refusals(aw) {
     const fake = fakeAgent("/fake-proto", () => new Response(new Uint8Array([0, 0, 0, 2, 8, 1]), { headers: { "Content-Type": "application/vnd.ag-ui.event+proto" } }));
     const fake2 = fakeAgent("/fake-500", () => new Response(JSON.stringify({ error: "boom" }), { status: 500, headers: { "Content-Type": "application/json" } }));
-    const a = new aw.AgentClient({ url: "/fake-proto", dialect: "ag-ui" });
-    const b = new aw.AgentClient({ url: "/fake-500", dialect: "ag-ui" });
+    const a = started(new aw.AgentClient({ url: "/fake-proto", dialect: "ag-ui" }));
+    const b = started(new aw.AgentClient({ url: "/fake-500", dialect: "ag-ui" }));
     try {
       await until(() => ended(a) && ended(b), "both ends");
       eq(a.connection.code, "unsupported-framing", "protobuf");

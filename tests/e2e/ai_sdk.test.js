@@ -4,6 +4,8 @@
 // Worker (its script has no page CSP); its URL reaches the page through e2e/env.js. The requests
 // the client makes are seen through a wrapped fetch.
 import { env } from "./env.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 function assert(cond, msg) {
   if (!cond) throw new Error(`assertion failed: ${msg}`);
@@ -75,12 +77,12 @@ export const liveTests = {
   async ai_sdk_two_turns_and_a_tool(aw) {
     const base = server();
     const w = watch(base);
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${base}/api/chat`,
       aiSdk: { chatId: "two-turns", body: { model: "mock" }, headers: { Authorization: "Bearer test" } },
       message: "What is the weather in Bern?",
       reconnect: false,
-    });
+    }));
     try {
       eq(client.dialect, "ai-sdk", "aiSdk implies the dialect");
       await until(() => ended(client), "turn 1");
@@ -122,7 +124,7 @@ export const liveTests = {
   async ai_sdk_approval_continues_the_message(aw) {
     const base = server();
     const w = watch(base);
-    const client = new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "approval" }, message: "Please delete the file", reconnect: false });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "approval" }, message: "Please delete the file", reconnect: false }));
     try {
       await until(() => ended(client) && client.pendingInputs().length === 1, "the approval request");
       const input = client.pendingInputs()[0];
@@ -155,7 +157,7 @@ export const liveTests = {
   /** deny(id, reason): the tool is denied and the message goes on. */
   async ai_sdk_deny(aw) {
     const base = server();
-    const client = new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "deny" }, message: "delete it", reconnect: false });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "deny" }, message: "delete it", reconnect: false }));
     try {
       await until(() => ended(client) && client.pendingInputs().length === 1, "the approval request");
       await client.deny(client.pendingInputs()[0].id, "not today");
@@ -173,7 +175,7 @@ export const liveTests = {
   async ai_sdk_client_side_tool(aw) {
     const base = server();
     const w = watch(base);
-    const client = new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "where" }, message: "Where am I?", reconnect: false });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "where" }, message: "Where am I?", reconnect: false }));
     try {
       await until(() => ended(client), "the first response");
       const [m] = assistants(client);
@@ -200,7 +202,7 @@ export const liveTests = {
   async ai_sdk_drop_and_resume(aw) {
     const base = server();
     const w = watch(base);
-    const client = new aw.AgentClient({ url: `${base}/api/chat?drop=6`, aiSdk: { chatId: "drop me" }, message: "slow please", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat?drop=6`, aiSdk: { chatId: "drop me" }, message: "slow please", reconnect: FAST }));
     try {
       await until(() => ended(client), "the resumed response");
       eq(client.connection.state, "closed", client.connection.reason);
@@ -225,7 +227,7 @@ export const liveTests = {
   /** With nothing to send, the client resumes; 204 = nothing to resume: closed. */
   async ai_sdk_resume_nothing(aw) {
     const base = server();
-    const client = new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "idle" }, reconnect: false });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "idle" }, reconnect: false }));
     try {
       await until(() => ended(client), "the end");
       eq(client.connection.state, "closed", client.connection.reason);
@@ -238,7 +240,7 @@ export const liveTests = {
   /** cancel(taskId) = stop(): the fetch is aborted, the message keeps its parts, the task is canceled. */
   async ai_sdk_cancel(aw) {
     const base = server();
-    const client = new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "stop" }, message: "slow please", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat`, aiSdk: { chatId: "stop" }, message: "slow please", reconnect: FAST }));
     try {
       await until(() => assistants(client)[0] && /slow 2\//.test(text(assistants(client)[0])), "some text");
       const task = client.getSnapshot().tasks[0].id;
@@ -261,7 +263,7 @@ export const liveTests = {
   /** CRLF line ends. */
   async ai_sdk_crlf(aw) {
     const base = server();
-    const client = new aw.AgentClient({ url: `${base}/api/chat?framing=crlf`, aiSdk: { chatId: "crlf" }, message: "weather in Oslo", reconnect: false });
+    const client = started(new aw.AgentClient({ url: `${base}/api/chat?framing=crlf`, aiSdk: { chatId: "crlf" }, message: "weather in Oslo", reconnect: false }));
     try {
       await until(() => ended(client), "the response");
       eq(seen(assistants(client)[0]), weather(1, "Oslo"), "the parts");
@@ -277,7 +279,7 @@ export const tests = {
   async ai_sdk_options(aw) {
     const bad = (o, code) => {
       try {
-        new aw.AgentClient({ autoConnect: false, ...o });
+        new aw.AgentClient({ ...o });
       } catch (e) {
         eq(e.code, code, JSON.stringify(o));
         return;
@@ -289,12 +291,12 @@ export const tests = {
     bad({ url: "/x", aiSdk: { messages: [{ role: "user" }] } }, "invalid-argument");
     bad({ url: "/x", aiSdk: {}, body: { a: 1 } }, "invalid-argument");
     bad({ url: "/x", aiSdk: {}, dialect: "a2a" }, "invalid-argument");
-    const c = new aw.AgentClient({ url: "/x", aiSdk: {}, message: "hi", autoConnect: false });
+    const c = new aw.AgentClient({ url: "/x", aiSdk: {}, message: "hi"});
     eq(c.dialect, "ai-sdk", "aiSdk with message is ai-sdk");
     c.close();
     bad({ url: "/x", dialect: "ai-sdk", transport: "eventsource" }, "invalid-argument");
     // The manual transport: the app feeds a UI message stream.
-    const m = new aw.AgentClient({ transport: "manual", dialect: "ai-sdk" });
+    const m = started(new aw.AgentClient({ transport: "manual", dialect: "ai-sdk" }));
     m.store.feedText('data: {"type":"start","messageId":"m1"}\n\ndata: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":"Hi"}\n\ndata: {"type":"text-end","id":"t"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n');
     eq(seen(assistants(m)[0]), [["text", "Hi", "done"]], "fed by the app");
     m.close();

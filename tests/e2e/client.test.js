@@ -1,3 +1,5 @@
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 // The browser client, end to end: the built package in headless Chromium against the real
 // scenario server (same origin: the server serves this page). Each test gets the module and
 // returns a short detail string; a thrown error fails it.
@@ -75,7 +77,7 @@ export const tests = {
   },
 
   async fetch_transport_runs_the_quick_scenario(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" }));
     const states = recordStates(client);
     await until(() => ended(client), "end");
     eq(client.connection.state, "closed", `connection ${client.connection.reason}`);
@@ -90,8 +92,8 @@ export const tests = {
   },
 
   async eventsource_transport_runs_the_quick_scenario(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0", transport: "eventsource" });
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" }));
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0", transport: "eventsource" }));
     await until(() => ended(client) && ended(ref), "end");
     eq(client.connection.state, "closed", client.connection.reason);
     sameState(client, ref, "same state as over fetch");
@@ -100,9 +102,9 @@ export const tests = {
   },
 
   async websocket_transport_runs_the_quick_scenario_and_sends_frames(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" }));
     const ws = `${location.origin.replace(/^http/, "ws")}/api/ws?scenario=quick&seed=7&speed=0`;
-    const client = new aw.AgentClient({ url: ws, transport: "websocket" });
+    const client = started(new aw.AgentClient({ url: ws, transport: "websocket" }));
     const states = recordStates(client);
     await until(() => ended(client) && ended(ref), "end");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -117,7 +119,7 @@ export const tests = {
 
   async websocket_send_reaches_the_server(aw) {
     const ws = `${location.origin.replace(/^http/, "ws")}/api/ws?scenario=main&seed=4&speed=0`;
-    const client = new aw.AgentClient({ url: ws, transport: "websocket" });
+    const client = started(new aw.AgentClient({ url: ws, transport: "websocket" }));
     await until(() => client.pendingInputs().length > 0, "the approval (the run waits)");
     const before = client.getSnapshot().diagnostics.length;
     client.send({ type: "ping" }); // the server answers {"type":"pong"}: not a protocol-000 event
@@ -130,8 +132,8 @@ export const tests = {
 
   async manual_transport_replays_a_recording(aw) {
     const text = await (await fetch("/api/stream?scenario=quick&seed=7&speed=0")).text();
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
-    const client = new aw.AgentClient({ transport: "manual" });
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" }));
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     eq(client.connection.state, "open", "manual is open at once");
     for (let i = 0; i < text.length; i += 97) client.store.feedText(text.slice(i, i + 97));
     client.store.finish();
@@ -142,7 +144,7 @@ export const tests = {
   },
 
   async input_answers_are_checked_sent_once_and_resume_the_agent(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0" }));
     let asked = null;
     client.on("input-required", (e) => { if (e.requireUser) asked = e; });
     await until(() => asked && client.pendingInputs().some((i) => i.id === asked.inputId), "the approval request");
@@ -171,7 +173,7 @@ export const tests = {
   },
 
   async deny_takes_the_other_path(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0" }));
     let asked = null;
     client.on("input-required", (e) => { if (e.requireUser) asked = e; });
     await until(() => asked, "the approval request");
@@ -184,7 +186,7 @@ export const tests = {
   },
 
   async unsafe_auth_url_is_refused(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=xss&seed=1&speed=0" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=xss&seed=1&speed=0" }));
     await until(() => ended(client), "end");
     const snap = client.getSnapshot();
     const auth = snap.tasks.flatMap((t) => t.auths).find((a) => /javascript:/i.test(a.authUrl ?? ""));
@@ -200,7 +202,7 @@ export const tests = {
   },
 
   async cancel_ends_the_task_as_canceled(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=cancel&seed=1&speed=0" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=cancel&seed=1&speed=0" }));
     await until(() => client.getSnapshot().roots[0]?.tools?.some((t) => (t.progress ?? 0) > 0), "progress");
     const root = client.getSnapshot().roots[0];
     await client.cancel(root.id);
@@ -212,11 +214,11 @@ export const tests = {
   },
 
   async dropped_connection_resumes_with_last_event_id_and_matches_the_clean_run(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=11&speed=0" });
-    const client = new aw.AgentClient({
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=11&speed=0" }));
+    const client = started(new aw.AgentClient({
       url: "/api/stream?scenario=quick&seed=11&speed=0&run=drop-e2e&faults=drop=20,dup=5",
       reconnect: FAST,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client) && ended(ref), "end");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -230,11 +232,11 @@ export const tests = {
   },
 
   async restart_from_zero_is_detected_and_applied_once(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=12&speed=0" });
-    const client = new aw.AgentClient({
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=12&speed=0" }));
+    const client = started(new aw.AgentClient({
       url: "/api/stream?scenario=quick&seed=12&speed=0&run=restart-e2e&faults=drop=30,restart",
       reconnect: FAST,
-    });
+    }));
     await until(() => ended(client) && ended(ref), "end");
     sameState(client, ref, "nothing applied twice");
     client.close();
@@ -242,11 +244,11 @@ export const tests = {
   },
 
   async post_stream_is_never_silently_resent(aw) {
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: "/api/runs",
       body: { scenario: "quick", seed: 5, speed: 0, faults: "drop=10", run: "post-e2e" },
       reconnect: FAST,
-    });
+    }));
     await until(() => ended(client), "end");
     eq(client.connection.state, "failed", "failed");
     eq(client.connection.code, "interrupted", client.connection.reason);
@@ -256,13 +258,13 @@ export const tests = {
   },
 
   async post_stream_resumes_through_the_resume_request(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=5&speed=0" });
-    const client = new aw.AgentClient({
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=5&speed=0" }));
+    const client = started(new aw.AgentClient({
       url: "/api/runs",
       body: { scenario: "quick", seed: 5, speed: 0, faults: "drop=10", run: "post-resume-e2e" },
       resume: ({ headers }) => `/api/runs/${headers.get("X-Run-Id")}/stream`,
       reconnect: FAST,
-    });
+    }));
     await until(() => ended(client) && ended(ref), "end");
     eq(client.connection.state, "closed", client.connection.reason);
     sameState(client, ref, "same state as the clean run");
@@ -271,12 +273,12 @@ export const tests = {
   },
 
   async offline_online_and_visibility_do_not_resend_or_duplicate(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=21&speed=0" });
-    const client = new aw.AgentClient({
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=21&speed=0" }));
+    const client = started(new aw.AgentClient({
       url: "/api/runs",
       body: { scenario: "quick", seed: 21, speed: 1, run: "flaky-e2e" },
       reconnect: FAST,
-    });
+    }));
     await until(() => client.connection.state === "open", "open");
     for (const type of ["offline", "online", "visibilitychange", "pageshow", "focus"]) {
       window.dispatchEvent(new Event(type));
@@ -292,7 +294,7 @@ export const tests = {
   },
 
   async http_204_stops_without_reconnecting(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s204&faults=status=204", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s204&faults=status=204", reconnect: FAST }));
     const states = recordStates(client);
     await until(() => ended(client), "end");
     await sleep(300);
@@ -302,7 +304,7 @@ export const tests = {
   },
 
   async http_500_is_retried_with_backoff(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s500&faults=status=500:2", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s500&faults=status=500:2", reconnect: FAST }));
     const states = recordStates(client);
     await until(() => ended(client), "end");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -312,7 +314,7 @@ export const tests = {
   },
 
   async http_429_retry_after_is_honoured(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s429&faults=status=429:1", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s429&faults=status=429:1", reconnect: FAST }));
     const t0 = performance.now();
     let reopened = 0;
     client.onConnectionChange((i) => { if (i.state === "open" && !reopened) reopened = performance.now(); });
@@ -323,7 +325,7 @@ export const tests = {
   },
 
   async http_401_fails_clearly_without_retrying(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s401&faults=status=401", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&run=s401&faults=status=401", reconnect: FAST }));
     const states = recordStates(client);
     await until(() => ended(client), "end");
     eq(states, ["connecting", "failed:unauthorized"], "states");
@@ -331,19 +333,19 @@ export const tests = {
   },
 
   async wrong_content_type_fails_clearly(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&faults=ctype=text/html", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0&faults=ctype=text/html", reconnect: FAST }));
     await until(() => ended(client), "end");
     eq(client.connection.code, "bad-content-type", client.connection.reason);
     client.close();
   },
 
   async silent_server_is_detected_and_resumed(aw) {
-    const ref = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=9&speed=0" });
-    const client = new aw.AgentClient({
+    const ref = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=9&speed=0" }));
+    const client = started(new aw.AgentClient({
       url: "/api/stream?scenario=quick&seed=9&speed=0&run=silent-e2e&faults=silent=15,heartbeat=100000",
       idleTimeoutMs: 400,
       reconnect: FAST,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client) && ended(ref), "end");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -356,11 +358,11 @@ export const tests = {
   async idle_stream_of_a_finished_run_ends_closed_without_reconnecting(aw) {
     // Issue 21: a server that keeps the stream open, silent, after the run finished (`linger`).
     // With idleTimeoutMs the client reconnected to the finished run again and again.
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: "/api/stream?scenario=quick&seed=9&speed=0&run=linger-e2e&faults=linger,heartbeat=100000",
       idleTimeoutMs: 300,
       reconnect: FAST,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "end", 6_000).catch(() => {});
     const c = client.connection, info = await runInfo("linger-e2e");
@@ -371,7 +373,7 @@ export const tests = {
   },
 
   async unsubscribe_and_close_stop_delivery_and_reentrant_handlers_work(aw) {
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
     let seen = 0, notified = 0;
     const off = client.on("tool-*", (e) => {
@@ -404,7 +406,7 @@ export const tests = {
   },
 
   async subscribe_follows_the_svelte_contract_and_batches_per_frame(aw) {
-    const client = new aw.AgentClient({ transport: "manual", batch: "frame" });
+    const client = started(new aw.AgentClient({ transport: "manual", batch: "frame" }));
     const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
     const seen = [];
     const stop = client.subscribe((snap) => seen.push(snap));
@@ -425,11 +427,11 @@ export const tests = {
   },
 
   async events_async_iterator_filters_and_ends(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0", autoConnect: false });
+    const client = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0"});
     const it = client.events({ filter: { kinds: ["tool-*"] } });
     const ac = new AbortController();
     const all = client.events({ signal: ac.signal });
-    client.connect();
+    client.start();
     const kinds = [];
     for await (const e of it) {
       kinds.push(e.kind);
@@ -447,11 +449,11 @@ export const tests = {
 
   async coordinator_answers_first_and_falls_back_to_the_user(aw) {
     const sent = [];
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       transport: "manual",
       responder: (req) => { sent.push(req); },
       coordinator: (req) => (req.inputType === "tool-execution" ? { userId: 123 } : undefined),
-    });
+    }));
     const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
     client.store.pushEvent(ev("task-created", { initiator: "user" }));
     client.store.pushEvent(ev("input-required", { inputId: "tool", requireUser: false, inputType: "tool-execution", prompt: "p", schema: { type: "object", properties: { userId: { type: "integer" } } } }));
@@ -471,7 +473,7 @@ export const tests = {
   // ---- the connection and the answers: idle servers, EventSource reconnects, close, expiry ----
   async idle_timeout_covers_a_server_that_sends_no_headers(aw) {
     // The server accepts the request and holds its response headers back for 4 s.
-    const client = new aw.AgentClient({ url: "/api/stall?ms=4000", idleTimeoutMs: 400, reconnect: { ...FAST, maxAttempts: 0 } });
+    const client = started(new aw.AgentClient({ url: "/api/stall?ms=4000", idleTimeoutMs: 400, reconnect: { ...FAST, maxAttempts: 0 } }));
     const states = recordStates(client);
     await until(() => ended(client), "the idle timeout", 1500);
     const c = client.connection;
@@ -481,10 +483,10 @@ export const tests = {
   },
 
   async eventsource_honours_reconnect_false_and_max_attempts(aw) {
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: "/api/stream?scenario=quick&seed=9&speed=0&run=es-norec&faults=dropEvery=3",
       transport: "eventsource", reconnect: false,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "end", 8000).catch(() => {});
     await sleep(500);
@@ -501,10 +503,10 @@ export const tests = {
     // not retried, a 401 not told apart, a 204 a failure). The status is now asked with fetch.
     const tag = Math.random().toString(36).slice(2, 8);
     const run = async (faults, name, extra = {}) => {
-      const client = new aw.AgentClient({
+      const client = started(new aw.AgentClient({
         url: `/api/stream?scenario=quick&seed=9&speed=0&run=es-${name}-${tag}&faults=${faults}`,
         transport: "eventsource", reconnect: FAST, ...extra,
-      });
+      }));
       const states = recordStates(client);
       await until(() => ended(client), `the end (${faults})`, 10_000).catch(() => {});
       const c = client.connection;
@@ -525,7 +527,7 @@ export const tests = {
   },
 
   async complete_auth_and_cancel_after_close_are_refused(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=31&speed=0&run=close-auth" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=31&speed=0&run=close-auth" }));
     let asked = null;
     client.on("input-required", (e) => { if (e.requireUser) asked = e; });
     await until(() => asked, "the approval request");
@@ -542,7 +544,7 @@ export const tests = {
 
   async complete_auth_on_an_expired_request_says_expired(aw) {
     const sent = [];
-    const client = new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r); } });
+    const client = started(new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r); } }));
     const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
     client.store.pushEvent(ev("task-created", { initiator: "user" }));
     client.store.pushEvent(ev("auth-required", { authId: "a1", authType: "oauth2", prompt: "p", authUrl: "https://x.test/", metadata: { expiresIn: 1 } }));
@@ -574,7 +576,7 @@ export const tests = {
     eq(seen, ["A:task-created", "C:working"], "delivery after unsubscribe/close mid-batch");
     eq(store.listenerCount, 0, "no listeners after close");
     // Abort while a next() waits.
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const ac = new AbortController();
     const it = client.events({ signal: ac.signal });
     const p = it.next();
@@ -674,7 +676,7 @@ export const tests = {
   async a_collected_event_iterator_unsubscribes(aw) {
     const T = "2025-11-06T10:30:00Z";
     const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     (() => { client.events(); })(); // created and dropped without next()/return()
     for (let i = 0; i < 5 && client.listenerCount > 0; i++) {
       globalThis.gc?.();
@@ -688,12 +690,12 @@ export const tests = {
     return `listenerCount ${client.listenerCount}`;
   },
 
-  async a_freed_event_iterator_unsubscribes(aw) {
+  async a_returned_event_iterator_unsubscribes(aw) {
     const T = "2025-11-06T10:30:00Z";
     const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const it = client.events();
-    it.free();
+    it.return();
     let err;
     try {
       client.store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T }));
@@ -773,7 +775,7 @@ export const tests = {
   async event_iterator_overflow_rejects_then_ends(aw) {
     const T = "2025-11-06T10:30:00Z";
     const ev = (o) => `event: ${o.kind}\ndata: ${JSON.stringify(o)}\n\n`;
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const it = client.events({ maxBuffered: 2 });
     for (let i = 0; i < 4; i++) client.store.feedText(ev({ kind: "task-created", contextId: "c", taskId: "t" + i, initiator: "user", timestamp: T }));
     let err;
@@ -827,7 +829,7 @@ export const tests = {
     const dec = new aw.StreamDecoder();
     eq(dec.feed(new TextEncoder().encode("data: {}\n\n")).length, 1, "new StreamDecoder() works");
     const WS = location.origin.replace(/^http/, "ws");
-    const client = new aw.WorkerClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent" });
+    const client = started(new aw.WorkerClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent" }));
     try {
       await until(() => client.connection.state === "open", "open");
       let err = null;

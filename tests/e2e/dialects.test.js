@@ -1,3 +1,5 @@
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 // The dialects end to end: the built package in headless Chromium against the scenario server
 // speaking A2A (SSE and JSON-RPC), A2A-ACP, Unified and MyAgent (WebSocket), and against an
 // A2A server built on the official @a2a-js/sdk (tests/a2a-sdk, when scripts/e2e-tests.sh could
@@ -93,7 +95,7 @@ const reference = new Map();
 /** The protocol-000 run of `main` (approved, signed in) for a seed: what every dialect must show. */
 async function canonicalMain(aw, seed = SEED) {
   if (reference.has(seed)) return reference.get(seed);
-  const client = new aw.AgentClient({ url: `/api/stream?scenario=main&seed=${seed}&speed=0`, dialect: "canonical" });
+  const client = started(new aw.AgentClient({ url: `/api/stream?scenario=main&seed=${seed}&speed=0`, dialect: "canonical" }));
   const answers = answerEverything(client);
   await until(() => ended(client), "the canonical run");
   answers.stop();
@@ -118,7 +120,7 @@ async function canonicalMain(aw, seed = SEED) {
 
 /** Runs `options` to its end, answering everything; returns the client (closed by the caller). */
 async function runAnswered(aw, options, what, until_ = null) {
-  const client = new aw.AgentClient({ reconnect: FAST, ...options });
+  const client = started(new aw.AgentClient({ reconnect: FAST, ...options }));
   const states = recordStates(client);
   const answers = answerEverything(client);
   await until(until_ ? () => until_(client) : () => ended(client), `${what}: the end (states ${states.join(" → ")})`, 45_000);
@@ -200,7 +202,7 @@ export const sdkTests = {
   // --- A2A against the official @a2a-js/sdk server (tests/a2a-sdk/server.mjs)
 
   async dialect_a2a_sdk_server_streams_artifacts_asks_and_completes(aw) {
-    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please" });
+    const client = started(new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please" }));
     const posts = watchPosts(sdkUrl());
     let answers;
     try {
@@ -230,7 +232,7 @@ export const sdkTests = {
   },
 
   async dialect_a2a_sdk_server_auth_required_completes_with_complete_auth(aw) {
-    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: { text: "report with auth", metadata: { from: "e2e" } } });
+    const client = started(new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: { text: "report with auth", metadata: { from: "e2e" } } }));
     const answers = answerEverything(client);
     await until(() => ended(client), `end (${client.connection.reason})`);
     answers.stop();
@@ -245,7 +247,7 @@ export const sdkTests = {
   },
 
   async dialect_a2a_sdk_server_failure_becomes_a_failed_task(aw) {
-    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "please fail" });
+    const client = started(new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "please fail" }));
     await until(() => ended(client), "end");
     eq(client.connection.state, "closed", client.connection.reason);
     const root = client.getSnapshot().roots[0];
@@ -258,7 +260,7 @@ export const sdkTests = {
     // The long job sends a status every 100 ms; an idle timeout shorter than that makes the
     // client drop the stream (as a dead connection would) and resume it with tasks/resubscribe.
     const posts = watchPosts(sdkUrl());
-    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "slow job", idleTimeoutMs: 60, reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "slow job", idleTimeoutMs: 60, reconnect: FAST }));
     const states = recordStates(client);
     const step = () => Number((client.getSnapshot().roots[0]?.statusMessage ?? "").match(/Step (\d+)/)?.[1] ?? 0);
     try {
@@ -284,7 +286,7 @@ export const sdkTests = {
   async dialect_a2a_sdk_server_cancel_while_input_pending_expires_the_request(aw) {
     // Canceled while it waits for the user: the request was never answered, so it expires (as
     // in protocol 000), it is not shown as answered by the user.
-    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please", reconnect: FAST }));
     await until(() => client.pendingInputs().length === 1 && /waits/.test(client.connection.reason), "the confirmation");
     const input = client.pendingInputs()[0];
     const root = client.getSnapshot().roots[0];
@@ -302,7 +304,7 @@ export const sdkTests = {
     // The official SDK agent names its artifacts the same in every task ("answer", "summary",
     // "report"): A2A artifact ids are unique within their task. The second turn of the
     // conversation (sendMessage, a new task) must not replace the first task's answer or files.
-    const client = new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: sdkUrl(), a2aVersion: "0.3", message: "report please", reconnect: FAST }));
     const answers = answerEverything(client);
     await until(() => ended(client), `the first turn (${client.connection.reason})`);
     const first = client.getSnapshot().roots[0];
@@ -337,7 +339,7 @@ export const tests = {
       await r.body?.cancel();
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
     };
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", responder, reconnect: FAST });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", responder, reconnect: FAST }));
     const states = recordStates(client);
     const answers = answerEverything(client);
     try {
@@ -365,7 +367,7 @@ export const tests = {
     };
     const seen = {};
     for (const [d, options] of Object.entries(urls)) {
-      const client = new aw.AgentClient({ reconnect: FAST, ...options });
+      const client = started(new aw.AgentClient({ reconnect: FAST, ...options }));
       await until(() => client.pendingInputs().some((i) => i.requireUser !== false), `${d}: the approval`);
       const input = client.pendingInputs().find((i) => i.requireUser !== false);
       const root = client.getSnapshot().roots[0];
@@ -386,7 +388,7 @@ export const tests = {
     // rejects with send-failed and, as for an HTTP error or with A2A-ACP, the request stays open
     // and a retry goes through; the task has not failed on the server.
     const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", reconnect: FAST });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", reconnect: FAST }));
     const states = recordStates(client);
     await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
     const input = client.pendingInputs()[0];
@@ -455,7 +457,7 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_send_message_starts_the_next_task_after_the_run_finished(aw) {
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" }));
     const states = recordStates(client);
     await until(() => ended(client), "the first run");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -473,7 +475,7 @@ export const tests = {
   async a2a_send_message_after_a_finished_run_shows_the_new_task(aw) {
     // The scenario server numbers each message/stream's SSE ids from 0: the second turn's
     // events must not be taken for replays of the first stream's.
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first" }));
     const states = recordStates(client);
     await until(() => ended(client), "the first run");
     const first = client.getSnapshot().roots[0];
@@ -489,7 +491,7 @@ export const tests = {
   },
 
   async a2a_second_turn_dropped_before_its_first_event_is_not_resubscribed_to_the_first_task(aw) {
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first", reconnect: FAST });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=quick&seed=7&speed=0", message: "first", reconnect: FAST }));
     const states = recordStates(client);
     await until(() => ended(client), "the first run");
     const first = client.getSnapshot().roots[0];
@@ -527,7 +529,7 @@ export const tests = {
 
   async a2a_plain_4xx_body_on_an_answer_adds_no_stray_diagnostic(aw) {
     const url = `/api/a2a?scenario=main&seed=${SEED}&speed=0`;
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", reconnect: FAST });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url, message: "go", reconnect: FAST }));
     await until(() => client.pendingInputs().length > 0 && /waits/.test(client.connection.reason), "the approval");
     const input = client.pendingInputs()[0];
     const before = client.getSnapshot().diagnostics.map((d) => `${d.code}: ${d.message}`);
@@ -541,7 +543,7 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_cancel_sends_tasks_cancel(aw) {
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=cancel&seed=1&speed=0", message: "long job" });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=cancel&seed=1&speed=0", message: "long job" }));
     await until(() => client.getSnapshot().tasks.length > 0 && client.getSnapshot().tasks[0].status === "working", "working");
     const root = client.getSnapshot().roots[0];
     await client.cancel(root.id);
@@ -552,7 +554,7 @@ export const tests = {
   },
 
   async dialect_a2a_rpc_error_fails_the_task_with_a_diagnostic(aw) {
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=failure&seed=1&speed=0&faults=rpcError", message: "go" });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url: "/api/a2a?scenario=failure&seed=1&speed=0&faults=rpcError", message: "go" }));
     await until(() => ended(client), "end");
     const snap = client.getSnapshot();
     assert(snap.diagnostics.some((d) => d.code === "rpc-error"), `rpc-error diagnostic: ${snap.diagnostics.map((d) => d.code)}`);
@@ -622,9 +624,9 @@ export const tests = {
     const out = [];
     for (const d of ["a2a", "acp", "unified"]) {
       const url = `/api/stream?dialect=${d}&scenario=quick&seed=7&speed=0`;
-      const auto = new aw.AgentClient({ url });
+      const auto = started(new aw.AgentClient({ url }));
       eq(auto.dialect, undefined, `${d}: not known before the first event`);
-      const fixed = new aw.AgentClient({ url, dialect: d });
+      const fixed = started(new aw.AgentClient({ url, dialect: d }));
       await until(() => ended(auto) && ended(fixed), `${d}: both ends`);
       eq(auto.dialect, d, "detected");
       sameState(auto, fixed, `${d}: auto = fixed`);
@@ -632,7 +634,7 @@ export const tests = {
       auto.close();
       fixed.close();
     }
-    const canonical = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" });
+    const canonical = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0" }));
     await until(() => ended(canonical), "canonical end");
     eq(canonical.dialect, "canonical", "protocol 000 detected");
     canonical.close();
@@ -679,8 +681,8 @@ export const tests = {
     const out = [];
     for (const d of ["a2a", "acp", "unified"]) {
       const url = (f) => `/api/stream?dialect=${d}&scenario=quick&seed=7&speed=0${f}`;
-      const clean = new aw.AgentClient({ url: url(""), dialect: d });
-      const bad = new aw.AgentClient({ url: url("&faults=malformed"), dialect: d });
+      const clean = started(new aw.AgentClient({ url: url(""), dialect: d }));
+      const bad = started(new aw.AgentClient({ url: url("&faults=malformed"), dialect: d }));
       await until(() => ended(clean) && ended(bad), `${d}: both end`);
       eq(bad.connection.state, "closed", `${d}: ${bad.connection.reason}`);
       const codes = bad.getSnapshot().diagnostics.map((x) => x.code);
@@ -700,7 +702,7 @@ export const tests = {
   },
 
   async dialect_acp_checks_answers_and_cancels_with_tasks_cancel(aw) {
-    const client = new aw.AgentClient({ url: `/api/stream?dialect=acp&scenario=main&seed=${SEED}&speed=0`, dialect: "acp" });
+    const client = started(new aw.AgentClient({ url: `/api/stream?dialect=acp&scenario=main&seed=${SEED}&speed=0`, dialect: "acp" }));
     await until(() => client.pendingInputs().length > 0, "the permission request");
     const input = client.pendingInputs()[0];
     eq(input.options.map((o) => o.optionId), ["approve", "deny"], "permission_options as the request's options");
@@ -719,7 +721,7 @@ export const tests = {
   },
 
   async dialect_unified_cancel_goes_to_the_canonical_endpoint(aw) {
-    const client = new aw.AgentClient({ url: "/api/stream?dialect=unified&scenario=cancel&seed=1&speed=0", dialect: "unified" });
+    const client = started(new aw.AgentClient({ url: "/api/stream?dialect=unified&scenario=cancel&seed=1&speed=0", dialect: "unified" }));
     // tool_call_delta carries a message, not a fraction: wait for the third step's.
     await until(() => /3 of/.test(client.getSnapshot().roots[0]?.tools?.[0]?.message ?? ""), "the job running");
     const root = client.getSnapshot().roots[0];
@@ -779,8 +781,8 @@ export const tests = {
   async dialect_myagent_auto_detects_and_malformed_frames_become_diagnostics(aw) {
     const url = (f) => `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect${f}`;
     // No dialect option: told from system.connected; the handshake follows the detection.
-    const auto = new aw.AgentClient({ url: url(""), transport: "websocket" });
-    const bad = new aw.AgentClient({ url: url("&faults=malformed"), dialect: "myagent" });
+    const auto = started(new aw.AgentClient({ url: url(""), transport: "websocket" }));
+    const bad = started(new aw.AgentClient({ url: url("&faults=malformed"), dialect: "myagent" }));
     await until(() => ended(auto) && ended(bad), "both end");
     eq(auto.dialect, "myagent", "detected");
     eq(auto.connection.state, "closed", auto.connection.reason);
@@ -795,7 +797,7 @@ export const tests = {
   },
 
   async dialect_myagent_send_message_starts_the_turn(aw) {
-    const client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent" });
+    const client = started(new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent" }));
     // The server names the session in system.connected; the run waits for the first user.message.
     await until(() => client.connection.state === "open", "open");
     let err = null;
@@ -813,7 +815,7 @@ export const tests = {
   },
 
   async dialect_myagent_cancel_sends_user_cancel(aw) {
-    const client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=cancel&seed=1&speed=0`, dialect: "myagent", message: "long job" });
+    const client = started(new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=cancel&seed=1&speed=0`, dialect: "myagent", message: "long job" }));
     await until(() => client.getSnapshot().roots.length > 0, "the turn");
     const root = client.getSnapshot().roots[0];
     await client.cancel(root.id);
@@ -826,7 +828,7 @@ export const tests = {
   async myagent_cancel_while_an_approval_waits_ends_canceled_and_expires_the_request(aw) {
     // Protocol 000, same scenario: Cancel while the approval waits → root canceled, request expired.
     const run = async (options) => {
-      const client = new aw.AgentClient(options);
+      const client = started(new aw.AgentClient(options));
       await until(() => client.pendingInputs().length > 0, "the approval");
       const input = client.pendingInputs()[0];
       const root = client.getSnapshot().roots.at(-1);
@@ -846,10 +848,10 @@ export const tests = {
   async myagent_an_answer_lost_with_its_socket_is_sent_again_after_the_reconnect(aw) {
     // The first user.response goes into a socket that is already dead (fault loseResponse: the
     // server never reads it, the connection is cut); the client reconnects with user.reconnect.
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0&faults=loseResponse`,
       dialect: "myagent", message: "go", reconnect: FAST,
-    });
+    }));
     const states = recordStates(client);
     const answers = answerEverything(client);
     await until(() => ended(client), "the run", 10_000).catch(() => {});
@@ -868,9 +870,9 @@ export const tests = {
     // Fault foreignSession: after the first run event, frames of session intruder-… with the
     // seq numbers this session uses next (a tool rm_rf, a final answer "not yours").
     const q = `scenario=quick&seed=7&speed=0`;
-    const ref = new aw.AgentClient({ url: `${WS}/api/myagent/ws?${q}`, dialect: "myagent", message: "go", reconnect: FAST });
+    const ref = started(new aw.AgentClient({ url: `${WS}/api/myagent/ws?${q}`, dialect: "myagent", message: "go", reconnect: FAST }));
     await until(() => ended(ref), "the clean run");
-    const client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?${q}&faults=foreignSession`, dialect: "myagent", message: "go", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: `${WS}/api/myagent/ws?${q}&faults=foreignSession`, dialect: "myagent", message: "go", reconnect: FAST }));
     const states = recordStates(client);
     await until(() => ended(client), "the run", 10_000).catch(() => {});
     const snap = client.getSnapshot(), clean = ref.getSnapshot();
@@ -894,10 +896,10 @@ export const tests = {
   async myagent_a_session_the_server_forgot_fails_the_turn_visibly(aw) {
     // Faults drop=3 (the first socket is cut) and forgetSession (user.reconnect answered with
     // ERR_SESSION_NOT_FOUND, then agent.session_created of a new session).
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&faults=drop=3,forgetSession`,
       dialect: "myagent", message: "go", reconnect: FAST,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "the end", 10_000).catch(() => {});
     const snap = client.getSnapshot();
@@ -916,10 +918,10 @@ export const tests = {
 
   async myagent_a_message_lost_with_its_socket_is_sent_again_after_the_reconnect(aw) {
     // Fault loseMessage: the first user.message goes into a socket the server cuts unread.
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&faults=loseMessage`,
       dialect: "myagent", message: "go", reconnect: FAST,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "the run", 10_000).catch(() => {});
     const root = client.getSnapshot().roots.at(-1);
@@ -933,10 +935,10 @@ export const tests = {
     // Fault ignoreMessage: the server reads the first user.message and does nothing; the socket
     // stays open with heartbeats (every 100 ms). With no run event for idleTimeoutMs after the
     // message, the socket is stale and the reconnect sends the message again.
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&heartbeat=100&faults=ignoreMessage`,
       dialect: "myagent", message: "go", reconnect: FAST, idleTimeoutMs: 600,
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "the run", 10_000).catch(() => {});
     const root = client.getSnapshot().roots.at(-1);
@@ -948,10 +950,10 @@ export const tests = {
 
   async myagent_an_oversized_final_answer_fails_the_turn_with_a_frame_diagnostic(aw) {
     // Fault hugeAnswer=2: the final answer frame is 2 MiB, maxEventBytes 1 MiB.
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&faults=hugeAnswer=2`,
-      dialect: "myagent", message: "go", reconnect: FAST, maxEventBytes: 1 << 20, maxLineBytes: 1 << 20,
-    });
+      dialect: "myagent", message: "go", reconnect: FAST, limits: { maxEventBytes: 1 << 20, maxLineBytes: 1 << 20 },
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "the end", 15_000).catch(() => {});
     const snap = client.getSnapshot();
@@ -973,7 +975,7 @@ export const tests = {
     // user.cancel carries no task id: it stops the session's current operation. Cancelling a
     // plan step (a sub-task) or an earlier, finished turn must not stop the running turn.
     const sent = [];
-    const client = new aw.AgentClient({ transport: "manual", dialect: "myagent", responder: (r) => { sent.push(r.body.event); } });
+    const client = started(new aw.AgentClient({ transport: "manual", dialect: "myagent", responder: (r) => { sent.push(r.body.event); } }));
     const f = (event, extra = {}) => client.store.pushEvent({ session_id: "s1", event, timestamp: "2026-01-01T00:00:00Z", ...extra });
     f("system.connected", { connection_id: "c1", content: { server_version: "x" } });
     f("plan.start", { step_id: "p1", content: { question: "q1" }, metadata: {} });
@@ -1006,7 +1008,7 @@ export const tests = {
     window.WebSocket = Flaky;
     let client, states;
     try {
-      client = new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent", message: "go", reconnect: FAST });
+      client = started(new aw.AgentClient({ url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0`, dialect: "myagent", message: "go", reconnect: FAST }));
       states = recordStates(client);
       await until(() => opened >= 2, "the second socket");
     } finally {
@@ -1021,11 +1023,11 @@ export const tests = {
 
   async myagent_max_attempts_counts_sockets_that_only_said_hello(aw) {
     // Every connection: system.connected, then close 4401 (the server refuses the session).
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect&faults=closeAfterHello=4401`,
       dialect: "myagent",
       reconnect: { ...FAST, maxAttempts: 3 },
-    });
+    }));
     const states = recordStates(client);
     await until(() => ended(client), "gave up", 5_000).catch(() => {});
     const info = client.connection;
@@ -1038,11 +1040,11 @@ export const tests = {
   async gave_up_state_says_the_attempts_made(aw) {
     // Issue 21: every socket opens (attempt shown 0 while open) and closes: the final state
     // said attempt 0 next to "gave up after 3 attempts".
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `${WS}/api/myagent/ws?scenario=quick&seed=7&speed=0&start=connect&faults=closeAfterHello=4401`,
       dialect: "myagent",
       reconnect: { ...FAST, maxAttempts: 3 },
-    });
+    }));
     const seen = [];
     client.onConnectionChange((i) => seen.push(`${i.state}:${i.attempt}`));
     await until(() => ended(client), "gave up", 5_000).catch(() => {});
@@ -1067,12 +1069,12 @@ export const tests = {
     window.WebSocket = Tracked;
     let client, states;
     try {
-      client = new aw.AgentClient({
+      client = started(new aw.AgentClient({
         url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`,
         dialect: "myagent",
         message: "go",
         reconnect: { initialDelayMs: 300, maxDelayMs: 300, jitter: 0 },
-      });
+      }));
       states = recordStates(client);
       await until(() => client.pendingInputs().length > 0, "the approval");
       const id = client.pendingInputs()[0].id;
@@ -1110,12 +1112,12 @@ export const tests = {
     window.WebSocket = Tracked;
     let client;
     try {
-      client = new aw.AgentClient({
+      client = started(new aw.AgentClient({
         url: `${WS}/api/myagent/ws?scenario=main&seed=${SEED}&speed=0`,
         dialect: "myagent",
         message: "go",
         reconnect: { initialDelayMs: 5_000, maxDelayMs: 5_000, jitter: 0 },
-      });
+      }));
       await until(() => client.pendingInputs().length > 0, "the approval");
     } finally {
       window.WebSocket = Orig;
@@ -1132,7 +1134,7 @@ export const tests = {
   },
 
   async on_connection_change_after_close_registers_nothing(aw) {
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     client.close();
     const off = client.onConnectionChange(() => {});
     const n = client.listenerCount;
@@ -1141,7 +1143,7 @@ export const tests = {
   },
 
   async approve_deny_after_close_reject_with_closed(aw) {
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     client.close();
     const code = (p) => p.then(() => "resolved", (e) => e.code);
     const codes = {
@@ -1153,7 +1155,7 @@ export const tests = {
   },
 
   async close_ends_an_a2a_answer_call_with_closed(aw) {
-    const client = new aw.AgentClient({ a2aVersion: "0.3", url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" });
+    const client = started(new aw.AgentClient({ a2aVersion: "0.3", url: `/api/a2a?scenario=main&seed=${SEED}&speed=0`, message: "go" }));
     await until(() => client.pendingInputs().length > 0 && client.connection.state === "open" && /waits for an answer/.test(client.connection.reason), "the approval");
     const id = client.pendingInputs()[0].id;
     // The answer's message/stream POST is slow to get its response (held 2 s, honours abort).

@@ -1,5 +1,7 @@
 // README / d.ts claims checked against the built package (docs review).
 import { sleep, assert, eq, until, ended, FAST } from "./client.test.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 const QUICK = "/api/stream?scenario=quick&seed=7&speed=0";
 const ctx = "ctx-d", T = "task-d";
@@ -14,7 +16,7 @@ async function code(p) {
 
 export const tests = {
   async docs_connection_info_is_frozen(aw) {
-    const c = new aw.AgentClient({ url: QUICK });
+    const c = started(new aw.AgentClient({ url: QUICK }));
     const seen = [c.connection];
     c.onConnectionChange((i) => seen.push(i));
     await until(() => ended(c), "end");
@@ -51,9 +53,9 @@ export const tests = {
   },
 
   async docs_idle_until_connect_and_connect_twice(aw) {
-    const c = new aw.AgentClient({ url: QUICK, autoConnect: false });
+    const c = new aw.AgentClient({ url: QUICK});
     eq(c.connection.state, "idle", "idle before connect");
-    c.connect(); c.connect();
+    c.start(); c.start();
     await until(() => ended(c), "end");
     eq(c.connection.state, "closed", c.connection.reason);
     eq(c.getSnapshot().roots[0].status, "completed", "once");
@@ -62,7 +64,7 @@ export const tests = {
 
   async docs_signal_abort_closes(aw) {
     const ac = new AbortController();
-    const c = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0", signal: ac.signal });
+    const c = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0", signal: ac.signal }));
     await until(() => c.connection.state === "open", "open");
     ac.abort();
     await sleep(50);
@@ -71,7 +73,7 @@ export const tests = {
   },
 
   async docs_body_makes_post(aw) {
-    const c = new aw.AgentClient({ url: "/api/runs", body: { scenario: "quick", seed: 7, speed: 0 } });
+    const c = started(new aw.AgentClient({ url: "/api/runs", body: { scenario: "quick", seed: 7, speed: 0 } }));
     await until(() => ended(c), "end");
     const st = c.connection.state;
     c.close();
@@ -80,10 +82,10 @@ export const tests = {
 
   async docs_respond_twice_already_answered_and_user_id(aw) {
     const bodies = [];
-    const c = new aw.AgentClient({
+    const c = started(new aw.AgentClient({
       url: "/api/stream?scenario=main&seed=5&speed=0", userId: "u-1",
       responder: (r) => { bodies.push(r); },
-    });
+    }));
     await until(() => c.pendingInputs().length > 0, "approval");
     const id = c.pendingInputs()[0].id;
     await c.approve(id);
@@ -95,7 +97,7 @@ export const tests = {
   },
 
   async docs_answer_error_codes(aw) {
-    const c = new aw.AgentClient({ transport: "manual" });
+    const c = started(new aw.AgentClient({ transport: "manual" }));
     c.store.feedText(sse([created, { kind: "auth-required", authId: "a1", authType: "oauth2", prompt: "sign in", provider: "github" }]));
     const r = {
       unknownInput: await code(() => c.respond("nope", 1)),
@@ -110,7 +112,7 @@ export const tests = {
 
   async docs_errors_are_error_objects(aw) {
     let e = null;
-    try { new aw.AgentClient({ url: QUICK, transport: "bogus" }); } catch (x) { e = x; }
+    try { started(new aw.AgentClient({ url: QUICK, transport: "bogus" })); } catch (x) { e = x; }
     assert(e instanceof Error, `Error instance: ${e}`);
     eq(e.code, "invalid-argument", "code");
   },
@@ -185,7 +187,7 @@ export const tests = {
 
   async docs_events_overflow(aw) {
     const text = await (await fetch(QUICK)).text();
-    const c = new aw.AgentClient({ transport: "manual" });
+    const c = started(new aw.AgentClient({ transport: "manual" }));
     const it = c.events({ maxBuffered: 5 });
     c.store.feedText(text);
     let err = null;
@@ -195,7 +197,7 @@ export const tests = {
   },
 
   async docs_reconnect_false(aw) {
-    const c = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=drop=10", reconnect: false });
+    const c = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=drop=10", reconnect: false }));
     await until(() => ended(c), "end");
     const r = [c.connection.state, c.connection.code];
     c.close();
@@ -207,7 +209,7 @@ export const tests = {
     const text = await (await fetch(QUICK)).text();
     const out = {};
     for (const k of ["maxTasks", "maxArtifacts", "maxThoughtsPerTask", "maxHistoryPerTask", "maxToolsPerTask", "maxRequestsPerTask", "maxDiagnostics", "maxContentBytes"]) {
-      const s = new aw.AgentStore({ [k]: 0 });
+      const s = new aw.AgentStore({ limits: { [k]: 0 } });
       s.feedText(text);
       const st = JSON.parse(s.stateJson());
       const n = {
@@ -254,19 +256,19 @@ export const tests = {
     // Without limits every event of the input decodes (the two-line one too).
     eq(seen(new aw.StreamDecoder().feed(enc(input))), ["task-created:task-d", "task-created:task-d", "task-created:task-e"], "no limits");
     // maxEventBytes = L: an L-byte event passes, the joined L + 1 bytes are dropped, the next one decodes.
-    eq(seen(new aw.StreamDecoder({ maxEventBytes: L }).feed(enc(input))),
+    eq(seen(new aw.StreamDecoder({ limits: { maxEventBytes: L } }).feed(enc(input))),
       ["task-created:task-d", "diag:sse-event-too-large", "task-created:task-e"], `maxEventBytes ${L}`);
     // One byte less: the L-byte events are dropped too.
-    eq(seen(new aw.StreamDecoder({ maxEventBytes: L - 1 }).feed(enc(`data: ${one}\n\n`))), ["diag:sse-event-too-large"], `maxEventBytes ${L - 1}`);
+    eq(seen(new aw.StreamDecoder({ limits: { maxEventBytes: L - 1 } }).feed(enc(`data: ${one}\n\n`))), ["diag:sse-event-too-large"], `maxEventBytes ${L - 1}`);
     // maxLineBytes = L + 6: the `data: ` line of L + 6 bytes is read; one byte more (a trailing
     // space) is skipped and its event dropped; a too-long comment is reported and drops nothing.
-    const d = new aw.StreamDecoder({ maxLineBytes: L + 6 });
+    const d = new aw.StreamDecoder({ limits: { maxLineBytes: L + 6 } });
     eq(seen(d.feed(enc(`: ${"x".repeat(L + 10)}\ndata: ${one}\n\ndata: ${one} \n\ndata: ${other}\n\n`))),
       ["diag:sse-line-too-long", "task-created:task-d", "diag:sse-line-too-long", "task-created:task-e"], `maxLineBytes ${L + 6}`);
   },
 
   async docs_max_line_comment_nothing_dropped(aw) {
-    const s = new aw.AgentStore({ maxLineBytes: 400 });
+    const s = new aw.AgentStore({ limits: { maxLineBytes: 400 } });
     s.feedText(`id: 0\n: ${"x".repeat(1000)}\ndata: ${ev(created)}\n\n`);
     const st = JSON.parse(s.stateJson());
     eq(st.diagnostics.map((d) => d.code), ["sse-line-too-long"], "reported");
@@ -327,7 +329,7 @@ export const tests = {
   },
 
   async docs_send_message_invalid_state_for_000(aw) {
-    const c = new aw.AgentClient({ url: QUICK });
+    const c = started(new aw.AgentClient({ url: QUICK }));
     await until(() => ended(c), "end");
     const r = await code(() => c.sendMessage("hi"));
     c.close();
@@ -335,7 +337,7 @@ export const tests = {
   },
 
   async docs_unsafe_url_diagnostic_and_throw(aw) {
-    const c = new aw.AgentClient({ transport: "manual" });
+    const c = started(new aw.AgentClient({ transport: "manual" }));
     c.store.feedText(sse([created, { kind: "auth-required", authId: "a1", authType: "oauth2", prompt: "sign in", provider: "x", authUrl: "javascript:alert(1)" }]));
     const r = [await code(async () => c.authUrl("a1")), await code(async () => c.openAuth("a1"))];
     const codes = c.getSnapshot().diagnostics.map((d) => d.code);
@@ -349,7 +351,7 @@ export const tests = {
     // option's `id`/`value`)": protocol 000 POSTs `{"value": <the option>}` to the input's endpoint.
     const options = [{ id: "a", label: "A" }, { id: "b", label: "B" }];
     const sent = [];
-    const c = new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r); } });
+    const c = started(new aw.AgentClient({ transport: "manual", responder: (r) => { sent.push(r); } }));
     c.store.feedText(sse([created,
       { kind: "input-required", inputId: "i1", inputType: "selection", prompt: "p", requireUser: true, options },
       { kind: "input-required", inputId: "i2", inputType: "selection", prompt: "p", requireUser: true, options }]));
@@ -372,7 +374,7 @@ export const tests = {
   },
 
   async docs_close_stops_delivery(aw) {
-    const c = new aw.AgentClient({ transport: "manual" });
+    const c = started(new aw.AgentClient({ transport: "manual" }));
     let n = 0;
     c.on("*", () => n++);
     c.subscribe(() => n++);
@@ -396,7 +398,7 @@ export const tests = {
     const out = {};
     for (const [name, o] of Object.entries(setups)) {
       const sent = [];
-      const c = new aw.AgentClient({ ...o, userId: "user-42", responder: (r) => { sent.push(r); } });
+      const c = started(new aw.AgentClient({ ...o, userId: "user-42", responder: (r) => { sent.push(r); } }));
       try {
         await until(() => c.pendingInputs().length > 0, `${name}: the approval`);
         const id = c.pendingInputs()[0].id;
@@ -419,7 +421,7 @@ export const tests = {
       return orig.call(this, req, init);
     };
     try {
-      const c = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=6&speed=0", headers: { "X-Docs": "yes" } });
+      const c = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=6&speed=0", headers: { "X-Docs": "yes" } }));
       await until(() => c.pendingInputs().length > 0, "approval");
       await c.approve(c.pendingInputs()[0].id);
       c.close();
@@ -430,7 +432,7 @@ export const tests = {
   },
 
   async docs_send_failed_has_status(aw) {
-    const c = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=8&speed=0", endpoints: { input: "/api/nowhere/{inputId}" } });
+    const c = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=8&speed=0", endpoints: { input: "/api/nowhere/{inputId}" } }));
     await until(() => c.pendingInputs().length > 0, "approval");
     let err = null;
     try { await c.approve(c.pendingInputs()[0].id); } catch (e) { err = e; }
@@ -439,9 +441,9 @@ export const tests = {
   },
 
   async docs_dialect_property(aw) {
-    const c = new aw.AgentClient({ url: QUICK, autoConnect: false });
+    const c = new aw.AgentClient({ url: QUICK});
     const before = c.dialect;
-    c.connect();
+    c.start();
     await until(() => ended(c), "end");
     const after = c.dialect;
     c.close();
@@ -460,7 +462,7 @@ export const tests = {
     const made = [];
     globalThis.EventSource = class extends orig { constructor(u, o) { super(u, o); made.push(o); } };
     try {
-      const c = new aw.AgentClient({ url: QUICK, transport: "eventsource", credentials: "include" });
+      const c = started(new aw.AgentClient({ url: QUICK, transport: "eventsource", credentials: "include" }));
       await until(() => ended(c) || made.length > 0, "made");
       c.close();
     } finally { globalThis.EventSource = orig; }
@@ -518,7 +520,7 @@ export const tests = {
   },
 
   async docs_attempt_zero_while_open(aw) {
-    const c = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=drop=20&retry=20", reconnect: FAST });
+    const c = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=drop=20&retry=20", reconnect: FAST }));
     const seen = [];
     c.onConnectionChange((i) => seen.push(`${i.state}:${i.attempt}`));
     await until(() => ended(c), "end");
@@ -533,7 +535,7 @@ export const tests = {
     const orig = globalThis.fetch;
     globalThis.fetch = function (req, init) { requests++; return orig.call(this, req, init); };
     try {
-      const c = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=drop=10&retry=300", reconnect: { initialDelayMs: 300, jitter: 0 } });
+      const c = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=drop=10&retry=300", reconnect: { initialDelayMs: 300, jitter: 0 } }));
       await until(() => c.connection.state === "reconnecting", "reconnecting");
       const n = requests;
       c.close();
@@ -555,7 +557,7 @@ export const tests = {
 
   async docs_events_iterator_excludes_internal_by_default(aw) {
     const text = await (await fetch(QUICK)).text();
-    const c = new aw.AgentClient({ transport: "manual" });
+    const c = started(new aw.AgentClient({ transport: "manual" }));
     const ac = new AbortController();
     const it = c.events({ signal: ac.signal });
     const kinds = [];
@@ -570,7 +572,7 @@ export const tests = {
   },
 
   async docs_idle_timeout_zero_is_off(aw) {
-    const c = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=9&speed=0&faults=silent=3&heartbeat=100000", idleTimeoutMs: 0, reconnect: FAST });
+    const c = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=9&speed=0&faults=silent=3&heartbeat=100000", idleTimeoutMs: 0, reconnect: FAST }));
     const seen = [];
     c.onConnectionChange((i) => seen.push(i.state));
     await sleep(1500);
@@ -579,7 +581,7 @@ export const tests = {
   },
 
   async docs_idle_timeout_reconnects_silent_server(aw) {
-    const c = new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=silent=3&heartbeat=100000&retry=20", idleTimeoutMs: 400, reconnect: FAST });
+    const c = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&seed=7&speed=0&faults=silent=3&heartbeat=100000&retry=20", idleTimeoutMs: 400, reconnect: FAST }));
     await until(() => ended(c), "end", 10000);
     const st = c.connection.state;
     const root = c.getSnapshot().roots[0];
@@ -591,7 +593,7 @@ export const tests = {
     // docs/limits.md: rawLogEvents "a ring of the latest raw events, each cut to 2 KiB and redacted";
     // d.ts: "Raw events kept in the debug ring". A JavaScript user who turns it on must be able to read it.
     const text = await (await fetch(QUICK)).text();
-    const s = new aw.AgentStore({ rawLogEvents: 10 });
+    const s = new aw.AgentStore({ limits: { rawLogEvents: 10 } });
     s.feedText(text);
     const names = Object.getOwnPropertyNames(Object.getPrototypeOf(s)).filter((n) => /raw/i.test(n) && n !== "__destroy_into_raw");
     const json = s.stateJson();

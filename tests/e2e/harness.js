@@ -11,12 +11,13 @@ import { tests as docsTests } from "./docs.test.js";
 import { tests as a2a1Tests } from "./a2a1.test.js";
 import { tests as agUiTests } from "./ag_ui.test.js";
 import { tests as aiSdkTests } from "./ai_sdk.test.js";
+import { tests as apiTests } from "./api.test.js";
 
 // ?bench runs the benchmarks instead of the tests; ?soak the long soak (tests/e2e/soak.test.js).
 const params = new URLSearchParams(location.search);
 const tests = params.has("bench") ? benches
   : params.has("soak") ? longSoakTests
-  : { ...clientTests, ...dialectTests, ...a2a1Tests, ...agUiTests, ...aiSdkTests, ...hostileTests, ...soakTests, ...workerTests, ...docsTests };
+  : { ...clientTests, ...dialectTests, ...a2a1Tests, ...agUiTests, ...aiSdkTests, ...apiTests, ...hostileTests, ...soakTests, ...workerTests, ...docsTests };
 
 await init();
 window.__tests = Object.keys(tests);

@@ -10,6 +10,8 @@
 // runner starts Chromium with --js-flags=--expose-gc and --enable-precise-memory-info).
 
 import { sleep, assert, eq, until, ended, recordStates, comparable, sameState, runInfo, FAST } from "./client.test.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 const uid = Math.random().toString(36).slice(2, 8);
 /** A run id unique to this page load (the server keeps runs between test runs). */
@@ -18,7 +20,7 @@ const MiB = 1 << 20;
 
 /** A finished clean run of `query` (the reference a faulty run must match). */
 async function reference(aw, query) {
-  const c = new aw.AgentClient({ url: `/api/stream?${query}` });
+  const c = started(new aw.AgentClient({ url: `/api/stream?${query}` }));
   await until(() => ended(c), "the reference run", 60_000);
   eq(c.connection.state, "closed", `reference: ${c.connection.reason}`);
   return c;
@@ -26,7 +28,7 @@ async function reference(aw, query) {
 
 /** Starts `query` with `faults` (and client options) and waits until the connection ended. */
 async function faulty(aw, query, faults, options = {}, ms = 60_000) {
-  const client = new aw.AgentClient({ url: `/api/stream?${query}&faults=${faults}`, reconnect: FAST, ...options });
+  const client = started(new aw.AgentClient({ url: `/api/stream?${query}&faults=${faults}`, reconnect: FAST, ...options }));
   const states = recordStates(client);
   await until(() => ended(client), `the run with ${faults}`, ms);
   return { client, states };
@@ -60,7 +62,9 @@ async function cleanEvents(query) {
 let instances = 0;
 /** A fresh instance of the package: its own wasm memory (`wasm`: the instance's exports). */
 export async function freshInstance() {
-  const aw = await import(`/pkg/agentwire.js?instance=${++instances}`);
+  // A fresh wasm instance: the package under another path (scripts/e2e-tests.sh links
+  // /fresh/pkg/1..64 to it), so its glue (imported by a relative URL) is a new module too.
+  const aw = await import(`/fresh/pkg/${++instances}/agentwire.js`);
   const wasm = await aw.default();
   return { aw, wasm, wasmBytes: () => wasm.memory.buffer.byteLength };
 }
@@ -120,13 +124,17 @@ const MB = (n) => `${(n / MiB).toFixed(1)} MiB`;
 async function panicInstance() {
   let aw;
   try {
-    aw = await import(`/pkg-panic/agentwire.js?instance=${++instances}`);
+    const n = ++instances;
+    aw = await import(`/fresh/panic/${n}/agentwire.js`);
+    await aw.default();
+    // The test hook is the glue's own export (the layer does not re-export it).
+    const raw = await import(`/fresh/panic/${n}/raw/agentwire.js`);
+    assert(typeof raw.__triggerPanic === "function", "__triggerPanic exported by the test build");
+    const hooks = Object.fromEntries(Object.entries(raw).filter(([k]) => k.startsWith("__trigger")));
+    return Object.assign(Object.create(null), aw, hooks);
   } catch (e) {
-    throw new Error(`the test-panic build is not staged at /pkg-panic/ (scripts/e2e-tests.sh builds it): ${e}`);
+    throw new Error(`the test-panic build is not staged at /fresh/panic/ (scripts/e2e-tests.sh builds it): ${e}`);
   }
-  await aw.default();
-  assert(typeof aw.__triggerPanic === "function", "__triggerPanic exported by the test build");
-  return aw;
 }
 
 /** Runs `f` and returns what it threw (or what its promise rejected with); null if nothing. */
@@ -149,7 +157,7 @@ async function assertRefused(aw, client, store) {
     "client.onAny()": () => client.onAny(() => {}),
     "client.onConnectionChange()": () => client.onConnectionChange(() => {}),
     "client.events()": () => client.events(),
-    "client.connect()": () => client.connect(),
+    "client.start()": () => client.start(),
     "client.pendingInputs()": () => client.pendingInputs(),
     "client.pendingAuths()": () => client.pendingAuths(),
     "client.authUrl()": () => client.authUrl("auth-x"),
@@ -164,7 +172,7 @@ async function assertRefused(aw, client, store) {
     "store.getSnapshot()": () => store.getSnapshot(),
     "store.stateJson()": () => store.stateJson(),
     "store.lastEventId": () => store.lastEventId,
-    "new AgentClient()": () => new aw.AgentClient({ transport: "manual" }),
+    "started(new AgentClient())": () => started(new aw.AgentClient({ transport: "manual" })),
     "new AgentStore()": () => new aw.AgentStore(),
     "new StreamDecoder()": () => new aw.StreamDecoder(),
   };
@@ -246,12 +254,12 @@ export const tests = {
     const q = "scenario=quick&seed=7&speed=0&retry=20";
     const watched = async (faults) => {
       const run = runId(`noids-${faults.length}`);
-      const client = new aw.AgentClient({ url: `/api/stream?${q}&run=${run}&faults=${faults}`, reconnect: FAST, autoConnect: false });
+      const client = new aw.AgentClient({ url: `/api/stream?${q}&run=${run}&faults=${faults}`, reconnect: FAST});
       const seen = [], asked = [];
       client.onAny((e) => seen.push(JSON.stringify({ ...e, contextId: "ctx" })));
       client.on("input-required", (e) => asked.push(e.inputId));
       const states = recordStates(client);
-      client.connect();
+      client.start();
       await until(() => ended(client), `the run with ${faults}`);
       return { client, seen, asked, states };
     };
@@ -282,11 +290,11 @@ export const tests = {
       const q = `scenario=quick&seed=7&speed=0&retry=20&dialect=${dialect}`;
       const watched = async (faults) => {
         const run = runId(`noids-${dialect}-${faults.length}`);
-        const client = new aw.AgentClient({ url: `/api/stream?${q}&run=${run}&faults=${faults}`, dialect, reconnect: FAST, autoConnect: false });
+        const client = new aw.AgentClient({ url: `/api/stream?${q}&run=${run}&faults=${faults}`, dialect, reconnect: FAST});
         const seen = [];
         client.onAny((e) => seen.push(JSON.stringify({ ...e, contextId: "ctx", timestamp: "" })));
         const states = recordStates(client);
-        client.connect();
+        client.start();
         await until(() => ended(client), `the ${dialect} run with ${faults}`);
         return { client, seen, states, run };
       };
@@ -370,11 +378,11 @@ export const tests = {
   async malformed_json_invalid_utf8_unknown_kind_and_wrong_type_are_diagnostics(aw) {
     const q = "scenario=quick&seed=3&speed=0";
     const ref = await reference(aw, q);
-    const client = new aw.AgentClient({ url: `/api/stream?${q}&faults=malformed`, reconnect: FAST, autoConnect: false });
+    const client = new aw.AgentClient({ url: `/api/stream?${q}&faults=malformed`, reconnect: FAST});
     const states = recordStates(client);
     const unknown = [];
     client.onAny((e) => { if (e.kind === "unknown") unknown.push(e); });
-    client.connect();
+    client.start();
     await until(() => ended(client), "end");
     eq(states, ["idle", "connecting", "open", "closed"], "the connection was never dropped");
     sameTasks(client, ref, "tasks and artifacts as in the clean run");
@@ -399,10 +407,10 @@ export const tests = {
     const { aw, wasmBytes } = await freshInstance();
     const WS = location.origin.replace(/^http/, "ws");
     const url = (f) => `${WS}/api/myagent/ws?scenario=quick&seed=13&speed=0&start=connect${f}`;
-    const ref = new aw.AgentClient({ url: url(""), dialect: "myagent" });
+    const ref = started(new aw.AgentClient({ url: url(""), dialect: "myagent" }));
     await endOf(ref);
     const wasm0 = wasmBytes();
-    const client = new aw.AgentClient({ url: url("&faults=huge=50"), dialect: "myagent", maxLineBytes: limit, maxEventBytes: limit });
+    const client = started(new aw.AgentClient({ limits: { maxLineBytes: limit, maxEventBytes: limit }, url: url("&faults=huge=50"), dialect: "myagent" }));
     await endOf(client);
     const growth = wasmBytes() - wasm0;
     const codes = client.getSnapshot().diagnostics.map((d) => d.code);
@@ -430,7 +438,7 @@ export const tests = {
     const sampler = setInterval(() => { peakHeap = Math.max(peakHeap, performance.memory?.usedJSHeapSize ?? 0); }, 20);
     let client;
     try {
-      ({ client } = await faulty(aw, q, "huge=50", { maxLineBytes: limit, maxEventBytes: limit }));
+      ({ client } = await faulty(aw, q, "huge=50", { limits: { maxLineBytes: limit, maxEventBytes: limit } }));
     } finally {
       clearInterval(sampler);
       reads.restore();
@@ -459,10 +467,10 @@ export const tests = {
     const run = runId("endless");
     const wasm0 = wasmBytes(), heap0 = await jsHeap();
     const reads = meterReads();
-    const client = new aw.AgentClient({
+    const client = started(new aw.AgentClient({
       url: `/api/stream?scenario=quick&seed=14&speed=0&run=${run}&faults=endless`,
-      maxLineBytes: limit, maxEventBytes: limit, reconnect: FAST,
-    });
+      limits: { maxLineBytes: limit, maxEventBytes: limit }, reconnect: FAST,
+    }));
     let wasmAt = 0, diags = [];
     try {
       await until(() => client.getSnapshot().diagnostics.length > 0, "the limit diagnostic", 60_000);
@@ -516,7 +524,7 @@ export const tests = {
     eq((await runInfo(run)).connections, 1, "the fourth request opened the stream");
     client.close();
     // The delays announced in the reasons ("…; reconnecting in N ms (attempt k)") grow.
-    const c2 = new aw.AgentClient({ url: `/api/stream?scenario=quick&speed=0&run=${runId("s500b")}&faults=status=500:3`, reconnect: { initialDelayMs: 30, maxDelayMs: 5_000, jitter: 0 } });
+    const c2 = started(new aw.AgentClient({ url: `/api/stream?scenario=quick&speed=0&run=${runId("s500b")}&faults=status=500:3`, reconnect: { initialDelayMs: 30, maxDelayMs: 5_000, jitter: 0 } }));
     c2.onConnectionChange((i) => { if (i.state === "reconnecting") reasons.push(i.reason); });
     await until(() => ended(c2), "end");
     const delays = reasons.map((r) => Number(r.match(/in (\d+) ms/)?.[1]));
@@ -531,7 +539,7 @@ export const tests = {
   async http_429_announces_and_waits_the_retry_after(aw) {
     const run = runId("s429");
     const reasons = [];
-    const client = new aw.AgentClient({ url: `/api/stream?scenario=quick&speed=0&run=${run}&faults=status=429:1`, reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: `/api/stream?scenario=quick&speed=0&run=${run}&faults=status=429:1`, reconnect: FAST }));
     client.onConnectionChange((i) => { if (i.state === "reconnecting") reasons.push(i.reason); });
     await until(() => ended(client), "end");
     eq(client.connection.state, "closed", client.connection.reason);
@@ -580,7 +588,7 @@ export const tests = {
     const t0 = performance.now();
     let client;
     try {
-      client = new aw.AgentClient({ url: `/api/stream?${q}&faults=drip=10`, reconnect: FAST });
+      client = started(new aw.AgentClient({ url: `/api/stream?${q}&faults=drip=10`, reconnect: FAST }));
       await endOf(client);
     } finally {
       reads.restore();
@@ -609,10 +617,10 @@ export const tests = {
   async comment_heartbeats_count_as_liveness(aw) {
     const watch = async (name, heartbeat) => {
       const run = runId(name);
-      const client = new aw.AgentClient({
+      const client = started(new aw.AgentClient({
         url: `/api/stream?scenario=main&seed=3&speed=0&run=${run}&heartbeat=${heartbeat}`,
         idleTimeoutMs: 1_500, reconnect: FAST,
-      });
+      }));
       const states = recordStates(client);
       await until(() => client.pendingInputs().length > 0, "the run waits for the approval");
       await sleep(4_000);
@@ -650,7 +658,7 @@ export const tests = {
       // A bad event carrying secrets: its diagnostic keeps the raw text, redacted.
       `data: {"kind":"content-delta","contextId":"c","taskId":"t","index":"x","delta":"d","timestamp":"2025-11-06T14:00:00Z","sessionNote":"hush","token":"tok-123","password":"pw-456"}\n\n`,
     ].join("");
-    const store = new aw.AgentStore({ maxToolsPerTask: 1, maxHistoryPerTask: 2, maxRequestsPerTask: 1, dedupeWindow: 16, redactKeys: ["sessionNote", "password"] });
+    const store = new aw.AgentStore({ limits: { maxToolsPerTask: 1, maxHistoryPerTask: 2, maxRequestsPerTask: 1, dedupeWindow: 16 }, redactKeys: ["sessionNote", "password"] });
     store.feedText(stream);
     const snap = store.getSnapshot();
     const task = snap.tasks[0];
@@ -679,7 +687,7 @@ export const tests = {
     const decoder = new aw.StreamDecoder({ redactKeys: ["sessionNote"] });
     const decoded = JSON.stringify(decoder.feed(new TextEncoder().encode(stream)));
     assert(!decoded.includes("hush") && decoded.includes("pw-456"), "StreamDecoder takes redactKeys too");
-    for (const options of [{ redactKeys: "token" }, { redactKeys: [1] }, { maxToolsPerTask: -1 }, { dedupeWindow: 1.5 }]) {
+    for (const options of [{ redactKeys: "token" }, { redactKeys: [1] }, { limits: { maxToolsPerTask: -1 } }, { limits: { dedupeWindow: 1.5 } }]) {
       let code = null;
       try { new aw.AgentStore(options); } catch (e) { code = e.code; }
       eq(code, "invalid-argument", `${JSON.stringify(options)} is refused`);
@@ -739,8 +747,8 @@ export const tests = {
   async panic_fails_every_client_with_internal_and_later_calls_are_refused(mainAw) {
     const aw = await panicInstance();
     const run = runId("panic");
-    const live = new aw.AgentClient({ url: `/api/stream?scenario=main&seed=3&speed=0&run=${run}`, reconnect: FAST });
-    const manual = new aw.AgentClient({ transport: "manual" });
+    const live = started(new aw.AgentClient({ url: `/api/stream?scenario=main&seed=3&speed=0&run=${run}`, reconnect: FAST }));
+    const manual = started(new aw.AgentClient({ transport: "manual" }));
     const store = new aw.AgentStore();
     await until(() => live.pendingInputs().length > 0, "the live run waits for the user");
     eq((await runInfo(run)).liveConnections, 1, "streaming");
@@ -766,7 +774,7 @@ export const tests = {
     eq(info.liveConnections, 0, "the live request was aborted (server side)");
     // The page survives: frames run, and the page's other instance of the package still works.
     await new Promise((r) => requestAnimationFrame(r));
-    const other = new mainAw.AgentClient({ transport: "manual" });
+    const other = started(new mainAw.AgentClient({ transport: "manual" }));
     other.store.pushEvent({ kind: "task-created", contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", initiator: "user" });
     eq(other.getSnapshot().tasks.length, 1, "another instance unaffected");
     other.close();
@@ -780,7 +788,7 @@ export const tests = {
    */
   async panic_in_a_background_task_is_reported_to_the_app(mainAw) {
     const aw = await panicInstance();
-    const client = new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0", reconnect: FAST });
+    const client = started(new aw.AgentClient({ url: "/api/stream?scenario=main&seed=3&speed=0", reconnect: FAST }));
     await until(() => client.pendingInputs().length > 0, "the run waits for the user");
     const errors = [];
     const onError = (e) => { errors.push(e.error); e.preventDefault(); };
@@ -810,7 +818,7 @@ export const tests = {
     const { aw } = await freshInstance();
     const T = "2025-11-06T10:30:00Z";
     const created = `event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"${T}"}\n\n`;
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const store = new aw.AgentStore();
     const decoder = new aw.StreamDecoder();
     const it = client.events();
@@ -822,16 +830,16 @@ export const tests = {
       "StreamDecoder.feed on an AgentStore": () => aw.StreamDecoder.prototype.feed.call(store, new TextEncoder().encode(created)),
       "AgentStore.close on a StreamDecoder": () => aw.AgentStore.prototype.close.call(decoder),
       "EventStream.next on an AgentStore": () => Object.getPrototypeOf(it).next.call(store),
-      "unbound getSnapshot": () => getSnapshot(),
     };
     const wrong = [];
     for (const [name, f] of Object.entries(calls)) {
       const e = await Promise.race([thrown(f), sleep(1000).then(() => "hung")]);
-      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e === "hung" ? "hung" : e ? `${e.name} ${e.code} ${e.message.slice(0, 90)}` : "no error"}`);
+      if (!(e instanceof aw.AgentwireError) || e.code !== "invalid-argument") wrong.push(`${name}: ${e === "hung" ? "hung" : e ? `${e.name} ${e.code} ${e.message.slice(0, 90)}` : "no error"}`);
     }
     const alive = await thrown(() => new aw.AgentStore().feedText(created));
     eq(alive && `${alive.code} ${alive.message.slice(0, 60)}`, null, "the module still works");
     eq(wrong, [], "each call refused with invalid-argument");
+    eq(getSnapshot().version, store.getSnapshot().version, "an unbound method works (bound to its object)");
     eq(decoder.feed(new TextEncoder().encode(created)).map((d) => d.event?.kind ?? d.diagnostic.code), ["task-created"], "the decoder intact");
     store.feedText(created);
     eq(store.getSnapshot().tasks.length, 1, "the store intact");
@@ -846,7 +854,7 @@ export const tests = {
   async hostile_non_string_ids_are_invalid_argument_errors_not_wasm_traps(_aw) {
     const { aw } = await freshInstance();
     const store = new aw.AgentStore();
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const decoder = new aw.StreamDecoder();
     const event = { kind: "input-required", inputId: "i1" };
     const calls = {
@@ -863,7 +871,7 @@ export const tests = {
     const wrong = [];
     for (const [name, f] of Object.entries(calls)) {
       const e = await thrown(f);
-      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "no error"}`);
+      if (!(e instanceof aw.AgentwireError) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "no error"}`);
     }
     client.close();
     eq(wrong, [], "each call refused with invalid-argument");
@@ -896,7 +904,7 @@ export const tests = {
       ]) {
         let got;
         try { got = feed(make()); } catch (e) { got = e; }
-        const ok = got instanceof Error ? got.code === "invalid-argument" && !mustRead.has(name) : JSON.stringify(got) === JSON.stringify(expected);
+        const ok = got instanceof aw.AgentwireError ? got.code === "invalid-argument" && !mustRead.has(name) : JSON.stringify(got) === JSON.stringify(expected);
         if (!ok) wrong.push(`${what}.feed(${name}): ${got instanceof Error ? `${got.constructor.name} ${got.code} ${got.message.slice(0, 50)}` : JSON.stringify(got)}`);
       }
     }
@@ -912,7 +920,7 @@ export const tests = {
     const T = "2025-11-06T10:30:00Z";
     const ev = { kind: "task-created", contextId: "c", taskId: "t", initiator: "user", timestamp: T };
     const store = new aw.AgentStore();
-    const client = new aw.AgentClient({ transport: "manual" });
+    const client = started(new aw.AgentClient({ transport: "manual" }));
     const calls = {
       "store.on('*')": () => store.on("*"),
       "store.on('*', 5)": () => store.on("*", 5),
@@ -925,7 +933,7 @@ export const tests = {
     const wrong = [];
     for (const [name, f] of Object.entries(calls)) {
       const e = await thrown(f);
-      if (!(e instanceof Error) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "accepted"}`);
+      if (!(e instanceof aw.AgentwireError) || e.code !== "invalid-argument") wrong.push(`${name}: ${e ? `${e.constructor.name} ${e.code} ${e.message.slice(0, 60)}` : "accepted"}`);
     }
     const later = await thrown(() => { store.pushEvent(ev); client.store.pushEvent(ev); client.close(); });
     eq(wrong, [], "refused when registered");
@@ -963,7 +971,7 @@ export const tests = {
     };
     let c;
     try {
-      c = new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0", headers: new Headers({ "X-Hostile": "yes" }) });
+      c = started(new aw.AgentClient({ url: "/api/stream?scenario=quick&speed=0", headers: new Headers({ "X-Hostile": "yes" }) }));
       await until(() => ended(c), "the run");
     } finally {
       globalThis.fetch = orig;

@@ -9,6 +9,8 @@
 
 import { sleep, assert, eq, until, ended, runInfo } from "./client.test.js";
 import { freshInstance, jsHeap } from "./hostile.test.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 const uid = Math.random().toString(36).slice(2, 8);
 const MiB = 1 << 20;
@@ -31,11 +33,11 @@ const row = (s) => `${String(s.label).padStart(10)}  wasm ${mb(s.wasm).padStart(
  */
 async function session(aw, wasm, { events, dropEvery, seed, every, log }) {
   const run = `soak-${uid}-${seed}-${events}`;
-  const client = new aw.AgentClient({
+  const client = started(new aw.AgentClient({
     url: `/api/stream?scenario=bulk&events=${events}&seed=${seed}&speed=0&retry=10&run=${run}&faults=dropEvery=${dropEvery}`,
     reconnect: { initialDelayMs: 10, maxDelayMs: 100, jitter: 0, maxAttempts: 20 },
     batch: "frame",
-  });
+  }));
   let frames = 0, shownTasks = 0;
   const stop = client.subscribe((snap) => { frames++; shownTasks = snap.tasks.length; });
   const curve = [];
@@ -84,7 +86,7 @@ async function cycles(aw, wasm, n, log) {
   const ws = `${location.origin.replace(/^http/, "ws")}/api/ws?scenario=main&seed=5&speed=0&run=${run}-ws`;
   const url = `/api/stream?scenario=main&seed=5&speed=0&run=${run}`;
   for (const [u, transport] of [[url, "fetch"], [ws, "websocket"]]) {
-    const c = new aw.AgentClient({ url: u, transport });
+    const c = started(new aw.AgentClient({ url: u, transport }));
     await until(() => c.pendingInputs().length > 0, "the run waits for its approval", 30_000);
     c.close();
   }
@@ -105,7 +107,7 @@ async function cycles(aw, wasm, n, log) {
     curve.push(await sample(wasm, 0));
     for (let i = 1; i <= n; i++) {
       const transport = ["fetch", "eventsource", "websocket"][i % 3];
-      const client = new aw.AgentClient({ url: transport === "websocket" ? ws : url, transport });
+      const client = started(new aw.AgentClient({ url: transport === "websocket" ? ws : url, transport }));
       client.subscribe(() => {});
       let seen = 0;
       client.on("*", () => { seen++; });

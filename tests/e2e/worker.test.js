@@ -3,6 +3,8 @@
 // against the scenario server. Every comparison is against the main-thread AgentClient /
 // AgentStore on the same stream: same snapshots, same events in the same order.
 import { sleep, assert, eq, until, ended, recordStates } from "./client.test.js";
+/** A client connecting now (constructors do no I/O: start() connects). */
+const started = (c) => { c.start(); return c; };
 
 const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
@@ -112,8 +114,8 @@ export const tests = {
 
   async worker_mode_runs_main_like_the_main_thread_client(aw) {
     const url = "/api/stream?scenario=main&seed=3&speed=0";
-    const ref = new aw.AgentClient({ url });
-    const client = new aw.WorkerClient({ url });
+    const ref = started(new aw.AgentClient({ url }));
+    const client = started(new aw.WorkerClient({ url }));
     const states = recordStates(client);
     const [refEvents, events] = await Promise.all([runMain(ref), runMain(client)]);
     eq(client.connection.state, "closed", client.connection.reason);
@@ -135,7 +137,7 @@ export const tests = {
     const ref = new aw.AgentStore();
     ref.feed(bytes);
     ref.finish();
-    const client = new aw.WorkerClient({ transport: "manual" });
+    const client = started(new aw.WorkerClient({ transport: "manual" }));
     const snaps = [];
     client.subscribe((s) => snaps.push(s));
     // Small chunks, a batch forced every few: the answers cross as appends, several batches.
@@ -169,7 +171,7 @@ export const tests = {
     ref.on("internal:*", (e) => want.internal.push(e));
     ref.feed(bytes);
     ref.finish();
-    const client = new aw.WorkerClient({ transport: "manual" });
+    const client = started(new aw.WorkerClient({ transport: "manual" }));
     const got = { tool: [], input: [], internal: [], stopped: 0 };
     client.on("tool-*", (e) => got.tool.push(e));
     client.subscribeEvents({ kinds: ["input-*"] }, (e) => got.input.push(e));
@@ -195,7 +197,7 @@ export const tests = {
   },
 
   async worker_subscribe_whose_first_call_throws_keeps_no_listener(aw) {
-    const client = new aw.WorkerClient({ transport: "manual" });
+    const client = started(new aw.WorkerClient({ transport: "manual" }));
     let calls = 0;
     let err = null;
     try {
@@ -211,7 +213,7 @@ export const tests = {
   },
 
   async worker_answers_errors_and_close(aw) {
-    const client = new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=3&speed=0" });
+    const client = started(new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=3&speed=0" }));
     let asked = null;
     client.on("input-required", (e) => { if (e.requireUser) asked = e; });
     await until(() => asked && client.pendingInputs().some((i) => i.id === asked.inputId), "the approval request");
@@ -236,12 +238,12 @@ export const tests = {
     err = await client.approve("x").then(() => null, (e) => e);
     eq(err && err.code, "closed", "calls after close");
     let thrown = null;
-    try { new aw.WorkerClient({ transport: "manual", coordinator: () => 1 }); } catch (e) { thrown = e; }
+    try { started(new aw.WorkerClient({ transport: "manual", coordinator: () => 1 })); } catch (e) { thrown = e; }
     eq(thrown && thrown.code, "invalid-argument", "functions cannot cross into the Worker");
   },
 
   async worker_xss_and_unsafe_auth_url(aw) {
-    const client = new aw.WorkerClient({ url: "/api/stream?scenario=xss&seed=1&speed=0" });
+    const client = started(new aw.WorkerClient({ url: "/api/stream?scenario=xss&seed=1&speed=0" }));
     await until(() => ended(client), "end");
     await client.flush();
     const auth = client.getSnapshot().tasks.flatMap((t) => t.auths).find((a) => /javascript:/i.test(a.authUrl ?? ""));
@@ -253,11 +255,11 @@ export const tests = {
     await sleep(0);
   },
   async worker_bad_filter_throws_like_the_main_thread_and_leaves_the_connection_alone(aw) {
-    const ref = new aw.AgentClient({ transport: "manual" });
+    const ref = started(new aw.AgentClient({ transport: "manual" }));
     let mainErr = null;
     try { ref.events({ filter: { kinds: 5 } }); } catch (e) { mainErr = e; }
     ref.close();
-    const client = new aw.WorkerClient({ url: "/api/stream?scenario=quick&seed=4&speed=0" });
+    const client = started(new aw.WorkerClient({ url: "/api/stream?scenario=quick&seed=4&speed=0" }));
     const states = recordStates(client);
     const errs = [];
     for (const f of [() => client.events({ filter: { kinds: 5 } }), () => client.subscribeEvents({ kinds: 5 }, () => {})]) {
@@ -272,7 +274,7 @@ export const tests = {
   },
 
   async worker_that_failed_to_load_refuses_later_calls(aw) {
-    const client = new aw.WorkerClient({ transport: "manual", worker: "/no-such-worker.js" });
+    const client = started(new aw.WorkerClient({ transport: "manual", worker: "/no-such-worker.js" }));
     await until(() => client.connection.state === "failed", "failed", 5000);
     const settle = (p, ms) => Promise.race([p.then(() => "resolved", (e) => `rejected:${e.code}`), sleep(ms).then(() => "pending")]);
     const r = [await settle(client.flush(), 2000), await settle(client.approve("x"), 500)];
@@ -290,7 +292,7 @@ export const tests = {
       client.close();
       return Promise.race([p.then(() => "resolved", (e) => `rejected:${e.code}`), sleep(7000).then(() => "pending")]);
     };
-    const [m, w] = await Promise.all([run(new aw.AgentClient({ url })), run(new aw.WorkerClient({ url }))]);
+    const [m, w] = await Promise.all([run(started(new aw.AgentClient({ url }))), run(started(new aw.WorkerClient({ url })))]);
     eq(w, m, "the answer sent before close() settles the same way");
     return `main: ${m}; worker: ${w}`;
   },

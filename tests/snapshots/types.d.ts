@@ -1273,3 +1273,660 @@ export interface UnknownEvent {
     data: Record<string, unknown>;
 }
 
+/**
+ * A task (one agent turn or sub-agent invocation) and everything it produced.
+ */
+export interface Task {
+    /**
+     * `taskId`.
+     */
+    id: string;
+    /**
+     * The context (conversation).
+     */
+    contextId: string;
+    /**
+     * The parent task; absent for a root.
+     */
+    parentId?: string;
+    /**
+     * Child task ids, in creation order.
+     */
+    children: string[];
+    /**
+     * Latest status; absent until the first `task-status`.
+     */
+    status?: TaskStatus;
+    /**
+     * Latest status message.
+     */
+    statusMessage?: string;
+    /**
+     * Status changes, in order (the latest `maxHistoryPerTask`).
+     */
+    history: StatusChange[];
+    /**
+     * Who started it.
+     */
+    initiator?: Initiator;
+    /**
+     * The agent handling it.
+     */
+    agentId?: string;
+    /**
+     * The model.
+     */
+    model?: string;
+    /**
+     * What the parent asked (from `subtask-created`).
+     */
+    prompt?: string;
+    /**
+     * The assembled answer text.
+     */
+    content: string;
+    /**
+     * `true` once `content-complete`/`task-complete` confirmed the text.
+     */
+    contentComplete: boolean;
+    /**
+     * Tool calls, in start order.
+     */
+    tools: Tool[];
+    /**
+     * Input requests, in order.
+     */
+    inputs: InputRequest[];
+    /**
+     * Auth requests, in order.
+     */
+    auths: AuthRequest[];
+    /**
+     * Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+     */
+    messages: Message[];
+    /**
+     * The agent's shared state document (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`);
+     * absent until the first snapshot. One document per thread: it moves on to the
+     * thread's next run that changes it (that run starts from it; this one then has none).
+     */
+    sharedState?: JsonDoc;
+    /**
+     * Thoughts, in arrival order (bounded; see limits).
+     */
+    thoughts: Thought[];
+    /**
+     * Artifact ids produced by this task.
+     */
+    artifacts: string[];
+    /**
+     * ISO 8601 of `task-created`.
+     */
+    createdAt?: string;
+    /**
+     * ISO 8601 of the latest event.
+     */
+    updatedAt?: string;
+    /**
+     * Execution time in ms (`task-complete`).
+     */
+    duration?: number;
+    /**
+     * LLM iterations (`task-complete`).
+     */
+    iterations?: number;
+    /**
+     * Tokens used (`task-complete`).
+     */
+    tokensUsed?: number;
+    /**
+     * Store version of this task's latest change (compare to re-render only what changed).
+     */
+    revision: number;
+}
+
+/**
+ * One entry of a task's status history.
+ */
+export interface StatusChange {
+    /**
+     * The status entered.
+     */
+    status: TaskStatus;
+    /**
+     * Human-readable message.
+     */
+    message?: string;
+    /**
+     * Why (failed/canceled).
+     */
+    reason?: string;
+    /**
+     * What it waits for (waiting-*): a task id or `user`.
+     */
+    blockedBy?: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * A tool call and everything known about it.
+ */
+export interface Tool {
+    /**
+     * `toolCallId`.
+     */
+    id: string;
+    /**
+     * The tool's name.
+     */
+    name: string;
+    /**
+     * The call's arguments.
+     */
+    arguments: RawJson;
+    /**
+     * `local`, `client`, `mcp` or an agent id.
+     */
+    provider?: string;
+    /**
+     * Runs in parallel with other tools.
+     */
+    concurrent?: boolean;
+    /**
+     * The arguments' JSON text as it streams (tool calls whose arguments arrive in
+     * pieces: AG-UI, the AI SDK); `arguments` is set from it once they end.
+     */
+    argumentsText?: string;
+    /**
+     * The message whose `toolCalls` hold this call.
+     */
+    messageId?: string;
+    /**
+     * running / succeeded / failed.
+     */
+    state: ToolState;
+    /**
+     * 0..1 (1 once finished successfully).
+     */
+    progress: number;
+    /**
+     * Latest progress message.
+     */
+    message?: string;
+    /**
+     * Current step name.
+     */
+    step?: string;
+    /**
+     * Steps done.
+     */
+    stepsCompleted?: number;
+    /**
+     * Steps in all.
+     */
+    stepsTotal?: number;
+    /**
+     * The result (on success).
+     */
+    result?: RawJson;
+    /**
+     * The error message (on failure).
+     */
+    error?: string;
+    /**
+     * Execution time in ms.
+     */
+    duration?: number;
+    /**
+     * The result came from a cache.
+     */
+    cached?: boolean;
+    /**
+     * Retry attempts.
+     */
+    retries?: number;
+    /**
+     * ISO 8601 of `tool-start`.
+     */
+    startedAt?: string;
+    /**
+     * ISO 8601 of `tool-complete`.
+     */
+    endedAt?: string;
+}
+
+/**
+ * Where a tool call is.
+ */
+export type ToolState = "running" | "succeeded" | "failed" | "canceled";
+
+/**
+ * An `input-required` request and its state.
+ */
+export interface InputRequest {
+    /**
+     * `inputId`.
+     */
+    id: string;
+    /**
+     * The task that asked.
+     */
+    taskId: string;
+    /**
+     * The context.
+     */
+    contextId: string;
+    /**
+     * What kind of input.
+     */
+    inputType: InputType;
+    /**
+     * What is being asked.
+     */
+    prompt: string;
+    /**
+     * `true` when it must reach the user.
+     */
+    requireUser: boolean;
+    /**
+     * Who answers first.
+     */
+    routing: Routing;
+    /**
+     * JSON Schema of the expected value.
+     */
+    schema?: RawJson;
+    /**
+     * Choices (selection / approval).
+     */
+    options?: RawJson;
+    /**
+     * The tool call this input executes (`metadata.toolCall`).
+     */
+    toolCall?: RawJson;
+    /**
+     * `low` / `medium` / `high`.
+     */
+    urgency?: string;
+    /**
+     * Seconds to answer (`metadata.timeout`).
+     */
+    timeout?: number;
+    /**
+     * ISO 8601 of the request.
+     */
+    requestedAt: string;
+    /**
+     * open / answered / expired.
+     */
+    state: RequestState;
+    /**
+     * Who answered.
+     */
+    providedBy?: ProvidedBy;
+    /**
+     * The user who answered.
+     */
+    userId?: string;
+    /**
+     * The agent (coordinator) who answered.
+     */
+    agentId?: string;
+}
+
+/**
+ * Where an input or auth request is.
+ */
+export type RequestState = "open" | "answered" | "expired";
+
+/**
+ * Who should answer an input request first.
+ */
+export type Routing = "user" | "coordinator";
+
+/**
+ * An `auth-required` request and its state (always for the user).
+ */
+export interface AuthRequest {
+    /**
+     * `authId`.
+     */
+    id: string;
+    /**
+     * The task that asked.
+     */
+    taskId: string;
+    /**
+     * The context.
+     */
+    contextId: string;
+    /**
+     * The mechanism.
+     */
+    authType: AuthType;
+    /**
+     * e.g. `github`.
+     */
+    provider?: string;
+    /**
+     * Requested scopes.
+     */
+    scopes: string[];
+    /**
+     * User-facing message.
+     */
+    prompt: string;
+    /**
+     * The URL as sent (open it only when `urlSafe`).
+     */
+    authUrl?: string;
+    /**
+     * `true` when `authUrl` is `https:` (or `http:` on localhost) and may be opened.
+     */
+    urlSafe: boolean;
+    /**
+     * Seconds until the request expires (`metadata.expiresIn`).
+     */
+    expiresIn?: number;
+    /**
+     * ISO 8601 of the request.
+     */
+    requestedAt: string;
+    /**
+     * open / answered / expired.
+     */
+    state: RequestState;
+    /**
+     * The user who authenticated.
+     */
+    userId?: string;
+    /**
+     * When the granted auth expires (ISO 8601).
+     */
+    expiresAt?: string;
+}
+
+/**
+ * One visible thought of the agent.
+ */
+export interface Thought {
+    /**
+     * `thoughtId`.
+     */
+    id: string;
+    /**
+     * Category.
+     */
+    thoughtType: ThoughtType;
+    /**
+     * Granularity.
+     */
+    verbosity: Verbosity;
+    /**
+     * The thought.
+     */
+    content: string;
+    /**
+     * Sequence number.
+     */
+    index: number;
+    /**
+     * 0..1.
+     */
+    confidence?: number;
+    /**
+     * Alternatives considered.
+     */
+    alternatives: string[];
+    /**
+     * A related thought or tool call id.
+     */
+    relatedTo?: string;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+}
+
+/**
+ * An artifact's description (contents are read with the artifact getters).
+ */
+export interface Artifact {
+    /**
+     * `artifactId`.
+     */
+    id: string;
+    /**
+     * `file`, `data` or `dataset`.
+     */
+    type: ArtifactKind;
+    /**
+     * The task that wrote it.
+     */
+    taskId: string;
+    /**
+     * Name.
+     */
+    name?: string;
+    /**
+     * Description.
+     */
+    description?: string;
+    /**
+     * The tool call that produced it.
+     */
+    toolCallId?: string;
+    /**
+     * file: MIME type.
+     */
+    mimeType?: string;
+    /**
+     * file: encoding of the chunks.
+     */
+    encoding?: Encoding;
+    /**
+     * file: bytes assembled so far.
+     */
+    size?: number;
+    /**
+     * file: lower-case hex SHA-256 of the bytes, once complete.
+     */
+    sha256?: string;
+    /**
+     * file: expected size (`metadata.totalSize`).
+     */
+    totalSize?: number;
+    /**
+     * file: where the content lives when the file is given by reference (`metadata.url`
+     * of chunk 0: an A2A file part by URL), instead of or beside its bytes. `http:` and
+     * `https:` URLs only (any other scheme is left out of the state).
+     */
+    url?: string;
+    /**
+     * file/dataset: the final chunk arrived and nothing is missing.
+     */
+    complete?: boolean;
+    /**
+     * data: latest applied version.
+     */
+    version?: number;
+    /**
+     * data: the record.
+     */
+    data?: RawJson;
+    /**
+     * data: versions seen, oldest first (the latest 64).
+     */
+    versions?: DataVersion[];
+    /**
+     * dataset: JSON Schema of a row.
+     */
+    schema?: RawJson;
+    /**
+     * dataset: rows assembled so far.
+     */
+    rowCount?: number;
+    /**
+     * dataset: expected rows (`metadata.totalRows`).
+     */
+    totalRows?: number;
+    /**
+     * dataset: rows per batch (`metadata.batchSize`).
+     */
+    batchSize?: number;
+    /**
+     * Store version of this artifact's latest change.
+     */
+    revision: number;
+}
+
+/**
+ * The three artifact types.
+ */
+export type ArtifactKind = "file" | "data" | "dataset";
+
+/**
+ * A data artifact version seen.
+ */
+export interface DataVersion {
+    /**
+     * `metadata.version`.
+     */
+    version?: number;
+    /**
+     * ISO 8601.
+     */
+    timestamp: string;
+    /**
+     * Whether it was applied (an older version arriving late is not).
+     */
+    applied: boolean;
+}
+
+/**
+ * JSON text kept as received (arguments, results, schemas, records): parsed only when read.
+ */
+export type RawJson = unknown;
+
+/**
+ * A conversation message (AG-UI's shape: `id`, `role`, `content`, `toolCalls`,
+ * `toolCallId`, ...), plus its ordered `parts`.
+ */
+export interface Message {
+    /**
+     * The message id.
+     */
+    id: string;
+    /**
+     * Who it is from.
+     */
+    role: MessageRole;
+    /**
+     * Its text (for `tool` messages the result text; empty for activities).
+     */
+    content: string;
+    /**
+     * Text, tool calls and other parts in order.
+     */
+    parts: Array<MessagePart | OtherPart>;
+    /**
+     * Tool calls (assistant messages).
+     */
+    toolCalls: ToolCall[];
+    /**
+     * The tool call this message answers (`tool` messages).
+     */
+    toolCallId?: string;
+    /**
+     * The author's name.
+     */
+    name?: string;
+    /**
+     * The tool's error (`tool` messages).
+     */
+    error?: string;
+    /**
+     * What kind of activity (`activity` messages).
+     */
+    activityType?: string;
+    /**
+     * The activity's structured content (`activity` messages; AG-UI's `content` object).
+     */
+    activity?: Record<string, unknown>;
+    /**
+     * An opaque encrypted value (kept, never read).
+     */
+    encryptedValue?: string;
+    /**
+     * The protocol's metadata for this message.
+     */
+    metadata?: Record<string, unknown>;
+    /**
+     * `true` while its text is still streaming.
+     */
+    streaming: boolean;
+}
+
+/**
+ * One part of a message, in order (the declaration of the parts agentwire builds itself).
+ */
+export type MessagePart = { type: "text"; text: string; state: "streaming" | "done" } | { type: "reasoning"; id?: string; text: string; state: "streaming" | "done" } | { type: "tool-call"; toolCallId: string; toolName: string; arguments: string };
+
+/**
+ * A part the protocol defines, kept as it sent it (AI SDK `tool-<name>`, `source-url`,
+ * `file`, `data-*`, `step-start`; AG-UI `image`, `audio`, `video`, `document`).
+ */
+export type OtherPart = { type: string } & Record<string, unknown>;
+
+/**
+ * A tool call inside an assistant message (AG-UI's `toolCalls[]`); the same call is in
+ * the task's `tools` with its state and result.
+ */
+export interface ToolCall {
+    /**
+     * `toolCallId`.
+     */
+    id: string;
+    /**
+     * Always `function`.
+     */
+    type: string;
+    /**
+     * Name and arguments.
+     */
+    function: ToolCallFunction;
+    /**
+     * An opaque encrypted value the agent attached (kept, never read).
+     */
+    encryptedValue?: string;
+}
+
+/**
+ * The function a tool call invokes (AG-UI's `toolCalls[].function`).
+ */
+export interface ToolCallFunction {
+    /**
+     * The tool's name.
+     */
+    name: string;
+    /**
+     * The arguments as JSON text, as streamed (partial until the call's arguments end).
+     */
+    arguments: string;
+}
+
+/**
+ * A JSON document kept parsed (the shared state, an activity's content), so a JSON Patch
+ * applies in place.
+ */
+export type JsonDoc = unknown;
+
+/**
+ * A wire protocol agentwire understands (the `dialect` option of `AgentClient`, and what
+ * `client.dialect` reports once known).
+ */
+export type Dialect = "canonical" | "a2a" | "acp" | "unified" | "myagent" | "ag-ui" | "ai-sdk";
+

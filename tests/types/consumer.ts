@@ -63,7 +63,7 @@ export async function boot(bytes?: Uint8Array): Promise<WebStore> {
   } else {
     await init();
   }
-  using store = new WebStore({ maxDiagnostics: 10 });
+  using store = new WebStore({ limits: { maxDiagnostics: 10 } });
   store.feedText("event: x\ndata: {}\n\n");
   const v: number = store.version;
   console.log(v, store.lastEventId.length);
@@ -78,13 +78,13 @@ export async function useClient(signal: AbortSignal): Promise<string[]> {
     url: "/api/stream?scenario=main",
     headers: { Authorization: "Bearer t" },
     reconnect: { initialDelayMs: 500, maxAttempts: 5 },
-    maxToolsPerTask: 100,
-    dedupeWindow: 4096,
+    limits: { maxToolsPerTask: 100, dedupeWindow: 4096 },
     redactKeys: ["password", "sessionNote"],
     coordinator: (req: InputRequest) => (req.inputType === "tool-execution" ? { ok: true } : undefined),
     responder: async (req: OutgoingRequest) => { await fetch(req.url, { method: "POST", body: JSON.stringify(req.body) }); },
     signal,
   });
+  client.start();
   const stop = client.onConnectionChange((c: ConnectionInfo) => {
     const s: ConnectionState = c.state;
     if (s === "failed") console.log(c.code ?? "", c.reason);

@@ -64,7 +64,9 @@ export function wrongOptions(): void {
   // @ts-expect-error redactKeys is a list of member names
   new AgentStore({ redactKeys: "password" });
   // @ts-expect-error limits are numbers
-  new AgentStore({ maxHistoryPerTask: "10" });
+  new AgentStore({ limits: { maxHistoryPerTask: "10" } });
+  // @ts-expect-error limits go under `limits`
+  new AgentStore({ maxHistoryPerTask: 10 });
 }
 
 export function wrongGroup(store: AgentStore): void {

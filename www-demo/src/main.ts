@@ -5,6 +5,7 @@
 //   const client = new AgentClient({ url, batch: "frame" });  // + dialect: "a2a" | "acp" | …
 //   client.subscribe((snapshot) => render(snapshot));
 //   client.onConnectionChange((info) => showConnection(info));
+//   client.start();                                    // connects (constructors do no I/O)
 //   …client.approve(id) / client.deny(id) / client.completeAuth(id, …) / client.cancel(taskId)
 //   client.close();                                    // when done: stops and removes everything
 
@@ -60,9 +61,8 @@ function startRun(settings: RunSettings): void {
 
   // The whole UI is a function of the snapshot. getSnapshot() returns the same object until
   // something changed, and unchanged tasks/artifacts keep their identity, so panels can skip
-  // work cheaply. It is the contract React's useSyncExternalStore needs; pass the methods
-  // bound (they are methods of a wasm-bindgen class):
-  //   useSyncExternalStore((cb) => client.subscribe(cb), () => client.getSnapshot())
+  // work cheaply. It is the contract React's useSyncExternalStore needs (methods work unbound):
+  //   useSyncExternalStore(client.subscribe, client.getSnapshot)
   // A connection that ended (`failed`: gave up; `closed`) delivers nothing more: the task on
   // screen will not move again, so it cannot be canceled from here either.
   let connectionOver = false;
@@ -83,6 +83,7 @@ function startRun(settings: RunSettings): void {
     connectionOver = info.state === "failed" || info.state === "closed";
     if (connectionOver) controls.setCancelable(false);
   });
+  client.start(); // connects (the constructor does no I/O): listeners first, so no event is missed
 
   setText(byId("run-label"), `${settings.scenario} · ${settings.dialect} · ${settings.speed === 0 ? "instant" : `${settings.speed}×`}`);
   document.body.dataset.scenario = settings.scenario;

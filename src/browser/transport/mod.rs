@@ -155,6 +155,9 @@ pub struct Conn {
     pub first_headers: Option<web_sys::Headers>,
 }
 
+/// What a `ConnectionInfo` object was made of (state, reason, code, attempt), and the object.
+type InfoKey = ((&'static str, String, Option<&'static str>, u32), JsValue);
+
 /// What every transport shares with the client.
 pub struct Shared {
     /// The store the stream feeds.
@@ -163,6 +166,8 @@ pub struct Shared {
     pub opts: StreamOptions,
     /// The state.
     pub conn: RefCell<Conn>,
+    /// The last `info()` object and what it was made of (state, reason, code, attempt).
+    info_cache: RefCell<Option<InfoKey>>,
     /// The pending backoff / online wait (also the fetch loop's wait for an answer).
     pub wait: RefCell<Option<Wait>>,
     /// The dialect layer still wants `Date.now()` before each chunk.
@@ -199,6 +204,7 @@ impl Shared {
     pub fn new(store: AgentStore, opts: StreamOptions) -> Shared {
         Shared {
             store,
+            info_cache: RefCell::new(None),
             conn: RefCell::new(Conn {
                 state: IDLE,
                 reason: "not connected yet".into(),
@@ -288,19 +294,29 @@ impl Shared {
 
     /// The state as a JS object `{state, reason, code?, attempt}`.
     pub fn info(&self) -> JsValue {
-        let o = js_sys::Object::new();
-        if let Ok(c) = self.conn.try_borrow() {
-            let set = |k: &str, v: JsValue| {
-                let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &v);
-            };
-            set("state", JsValue::from_str(c.state));
-            set("reason", JsValue::from_str(&c.reason));
-            if let Some(code) = c.code {
-                set("code", JsValue::from_str(code));
+        let Ok(c) = self.conn.try_borrow() else {
+            return js_sys::Object::freeze(&js_sys::Object::new()).into();
+        };
+        // The same object until something in it changed (a `useSyncExternalStore` snapshot).
+        let key = (c.state, c.reason.clone(), c.code, c.attempt);
+        if let Some((k, v)) = &*self.info_cache.borrow() {
+            if *k == key {
+                return v.clone();
             }
-            set("attempt", JsValue::from_f64(c.attempt as f64));
         }
-        js_sys::Object::freeze(&o).into()
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: JsValue| {
+            let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &v);
+        };
+        set("state", JsValue::from_str(c.state));
+        set("reason", JsValue::from_str(&c.reason));
+        if let Some(code) = c.code {
+            set("code", JsValue::from_str(code));
+        }
+        set("attempt", JsValue::from_f64(c.attempt as f64));
+        let v: JsValue = js_sys::Object::freeze(&o).into();
+        *self.info_cache.borrow_mut() = Some((key, v.clone()));
+        v
     }
 
     /// Changes the state and notifies listeners (after the borrow is released). A `closed` or

@@ -4,16 +4,13 @@
 // `options` before anything is sent, POST it, and the request closes when the agent confirms
 // with `input-received` / `auth-completed`; then the agent resumes.
 
-import type { AgentClient, AuthRequest, InputRequest, Snapshot } from "agentwire";
+import { AgentwireError, type AgentClient, type AuthRequest, type InputRequest, type Snapshot } from "agentwire";
 import { byId, h, json, setText, show, syncList } from "../dom";
 
-/** SDK errors are `Error`s with a stable `code` (`invalid-answer`, `unsafe-url`, `send-failed`, …). */
+/** SDK errors are `AgentwireError`s with a stable `code` (`invalid-answer`, `unsafe-url`, `send-failed`, …). */
 function describe(e: unknown): string {
-  if (e instanceof Error) {
-    const code = (e as Error & { code?: string }).code;
-    return code ? `${code}: ${e.message}` : e.message;
-  }
-  return String(e);
+  if (e instanceof AgentwireError) return `${e.code}: ${e.message}`;
+  return e instanceof Error ? e.message : String(e);
 }
 
 export function requestsPanel(client: AgentClient): { render: (snap: Snapshot) => void } {

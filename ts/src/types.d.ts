@@ -1,0 +1,1 @@
+../../tests/snapshots/types.d.ts
