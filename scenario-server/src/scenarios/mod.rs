@@ -3,6 +3,7 @@
 //! from the wall clock, so two runs with the same seed and the same answers have byte-identical
 //! logs. Each script is an async function over a [`ctx::Ctx`].
 
+pub mod approval;
 pub mod bulk;
 pub mod cancel;
 pub mod ctx;
@@ -30,17 +31,20 @@ pub enum Scenario {
     Bulk,
     /// Hostile content for safe-rendering tests.
     Xss,
+    /// A streamed answer around one approval (the adapters' example apps).
+    Approval,
 }
 
 impl Scenario {
     /// Every scenario, in listing order.
-    pub const ALL: [Scenario; 6] = [
+    pub const ALL: [Scenario; 7] = [
         Scenario::Main,
         Scenario::Quick,
         Scenario::Failure,
         Scenario::Cancel,
         Scenario::Bulk,
         Scenario::Xss,
+        Scenario::Approval,
     ];
 
     /// The id used in `scenario=`.
@@ -52,6 +56,7 @@ impl Scenario {
             Scenario::Cancel => "cancel",
             Scenario::Bulk => "bulk",
             Scenario::Xss => "xss",
+            Scenario::Approval => "approval",
         }
     }
 
@@ -64,6 +69,7 @@ impl Scenario {
             Scenario::Cancel => "Long job to cancel",
             Scenario::Bulk => "Bulk events",
             Scenario::Xss => "Hostile content",
+            Scenario::Approval => "Deploy approval (short, interactive)",
         }
     }
 
@@ -76,6 +82,7 @@ impl Scenario {
             Scenario::Cancel => "A long re-indexing job with two sub-agents; cancel it through the cancel endpoint (at speed 0 it holds after 3 steps until canceled).",
             Scenario::Bulk => "events=N events (mostly content deltas) available at once, for throughput and soak tests.",
             Scenario::Xss => "Script tags, event-handler attributes and javascript: URLs in text, thoughts, artifacts and an authUrl; completes without interaction.",
+            Scenario::Approval => "A streamed answer, one approval for the user (approve or deny), a second streamed paragraph that says which, then the task completes (about 2 s at speed 1 plus the answer).",
         }
     }
 
@@ -109,6 +116,7 @@ pub fn start(run: &Arc<Run>) {
             Scenario::Failure => failure::run(&mut ctx).await,
             Scenario::Cancel => cancel::run(&mut ctx, r.spec.speed <= 0.0).await,
             Scenario::Xss => xss::run(&mut ctx).await,
+            Scenario::Approval => approval::run(&mut ctx).await,
             Scenario::Bulk => Ok(()),
         };
         if let Err(stop) = result {
