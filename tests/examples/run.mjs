@@ -141,12 +141,13 @@ try {
     const t = Date.now();
     try {
       const detail = await f(page);
-      check(problems.length === 0, problems.join("\n"));
+      check(problems.length === 0, [...new Set(problems)].slice(0, 5).join("\n  "));
       passed++;
       console.log(`ok    ${name} (${Date.now() - t} ms)${detail ? ` — ${detail}` : ""}`);
     } catch (e) {
       failed++;
-      console.log(`FAIL  ${name} (${Date.now() - t} ms)\n  ${e.message}\n  ${problems.join("\n  ")}`);
+      const seen = [...new Set(problems)].slice(0, 5);
+      console.log(`FAIL  ${name} (${Date.now() - t} ms)\n  ${e.message}\n  ${seen.join("\n  ")}`);
     } finally {
       await page.close();
     }
