@@ -4,8 +4,9 @@
 #   set-up, rustfmt, clippy (host), clippy (wasm32), each dialect feature alone, rustdoc (host and wasm32: broken doc links
 #   fail), native tests, fuzz smoke (5 s per target), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, browser tests (headless Chromium against
-#   the scenario server), Node smoke test of the built package, bundler smoke test (esbuild, Node
-#   import, Vite dev server).
+#   the scenario server), the adapter example apps (React/Vue/Svelte built with Vite from the
+#   packed package, in Chromium), Node smoke test of the built package, bundler smoke test
+#   (esbuild, Node import, Vite dev server).
 # Ends with a summary: time and test counts per layer. A step that did not do its work says
 # SKIPPED there (with why), never `ok`. Logs: target/test-logs/. Works unattended (no stdin);
 # caches stay in the clone (target/, tools/node_modules/).
@@ -89,6 +90,7 @@ fuzz_counts() {
   else awk '/^  [a-z]+ +[0-9]+s execs=/ { sub("execs=", "", $3); printf "%s%s %s execs", sep, $1, $3; sep = ", " }' "$logs/fuzz.log"; fi
 }
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
+examples_counts() { grep '^examples:' "$logs/examples.log" | tail -1 | sed 's/^examples: //'; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
 step "cargo fmt --all --check"                    none            cargo fmt --all --check
@@ -103,6 +105,7 @@ step "TypeScript type tests"                      type_counts     logged types b
 step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
+step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
 step "Node smoke test (pkg/web, initSync)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
 step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary

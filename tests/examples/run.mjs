@@ -79,7 +79,7 @@ async function flow(page, app) {
 // nothing reconnects.
 async function unmount(page, app) {
   const run = tag(app, "unmount");
-  await open(page, app, run);
+  await open(page, app, run, 4);
   await page.locator('[data-testid="approve"]').waitFor({ timeout: 10_000 });
   let info = await runInfo(run);
   eq(info.liveConnections, 1, "one stream open while mounted (server)");
