@@ -112,6 +112,19 @@ async function selector(page, app) {
   return `status badge ${status} updates, answer ${answer}`;
 }
 
+// A connection the server refuses (401) shows as `status` "failed" and an `error` with its code
+// (the rejection of the client's run()), without a page error.
+async function failure(page, app) {
+  const run = tag(app, "fail");
+  await page.goto(`${base}/${app}/?run=${run}&faults=status%3D401`);
+  await page.locator('[data-testid="error"]').waitFor({ timeout: 10_000 });
+  eq(await text(page, "status"), "failed", "status");
+  const error = await text(page, "error");
+  check(error.startsWith("unauthorized: "), `error shown: ${error}`);
+  eq(await text(page, "connection"), "failed", "connection state");
+  return error;
+}
+
 const apps = [
   ["react", "React 19 (production build)"],
   ["react-dev", "React 19 (development build: StrictMode mounts twice)"],
@@ -121,6 +134,7 @@ const apps = [
 const tests = apps.flatMap(([app, label]) => [
   [`${app}: text streams in, an approval is clicked, the run completes (${label})`, (p) => flow(p, app)],
   [`${app}: unmounting closes the connection (server side)`, (p) => unmount(p, app)],
+  [`${app}: a refused connection shows status "failed" and the error`, (p) => failure(p, app)],
   // React's development build renders twice per update (StrictMode): counts are the production build's.
   ...(app === "react-dev" ? [] : [[`${app}: a selector updates only when its value changes`, (p) => selector(p, app)]]),
 ]).filter(([name]) => !only || name.includes(only));
@@ -137,7 +151,11 @@ try {
     const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
     const problems = [];
     page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`); });
+    page.on("console", (m) => {
+      // The browser's own line for a refused request (the failure test's 401) is expected.
+      if (m.text().startsWith("Failed to load resource: the server responded with a status of 401")) return;
+      if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
+    });
     const t = Date.now();
     try {
       const detail = await f(page);

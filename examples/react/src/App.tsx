@@ -1,12 +1,15 @@
 // A small agent UI on agentwire/react: the answer streams in, an approval is answered with a
 // click, the run's status shows. `?run=NAME` names the run (the tests read its connections on
-// the server), `?speed=N` paces it.
+// the server), `?speed=N` paces it,
+// `?faults=` makes the server misbehave.
 import { memo, useRef, useState } from "react";
 import { useAgent, useAgentEvent, useAgentSnapshot, type UseAgentResult } from "agentwire/react";
 
 const params = new URLSearchParams(location.search);
 const run = params.get("run") ?? `react-${Date.now()}`;
 const speed = params.get("speed") ?? "1";
+// `?faults=` passes the scenario server's faults through (the tests make the connection fail).
+const faults = params.get("faults") ? `&faults=${encodeURIComponent(params.get("faults")!)}` : "";
 
 export function App() {
   const [mounted, setMounted] = useState(true);
@@ -24,7 +27,7 @@ export function App() {
 }
 
 function Agent() {
-  const agent = useAgent({ url: `/api/stream?scenario=approval&speed=${speed}&run=${run}` });
+  const agent = useAgent({ url: `/api/stream?scenario=approval&speed=${speed}&run=${run}${faults}` });
   const { client, snapshot, connection, status, error, approve, deny } = agent;
   const [events, setEvents] = useState<string[]>([]);
   useAgentEvent(client, "input-*", (e) => setEvents((l) => [...l, e.kind]));
