@@ -3,7 +3,8 @@
 //   node scripts/build-adapters.mjs DIR        (scripts/build-pkg.sh calls it with its stage)
 // 1. The frameworks' typings the adapters compile against (ts/adapters/package.json, its lock):
 //    `npm ci` in ts/adapters when the lock changed since the last install (idempotent).
-// 2. Declarations: tsc from tools/ (strict), "agentwire" resolved to DIR/agentwire.d.ts.
+// 2. Declarations: tsc from tools/ (strict), "agentwire" resolved to the staged package's own
+//    declarations (the `types` of "." in pkg-template/package.json).
 // 3. JavaScript: one ES module per framework bundled by esbuild from tools/, with "agentwire"
 //    and the framework left as imports (the framework is an optional peer dependency; an app
 //    that does not import an adapter never loads it).
@@ -15,8 +16,11 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dir = path.resolve(process.argv[2] ?? "");
-if (!process.argv[2] || !fs.existsSync(path.join(dir, "agentwire.d.ts"))) {
-  console.error("usage: node scripts/build-adapters.mjs DIR (a staged package with agentwire.d.ts)");
+// The package's own declarations (what `import "agentwire"` gets), where pkg-template says.
+const template = JSON.parse(fs.readFileSync(path.join(root, "pkg-template/package.json"), "utf8"));
+const mainTypes = path.join(dir, template.exports?.["."]?.types ?? template.types);
+if (!process.argv[2] || !fs.existsSync(mainTypes)) {
+  console.error(`usage: node scripts/build-adapters.mjs DIR (a staged package with ${path.relative(dir, mainTypes)})`);
   process.exit(2);
 }
 const src = path.join(root, "ts/adapters");
@@ -46,7 +50,7 @@ const tsconfig = path.join(root, "target/adapters.tsconfig.json");
 fs.mkdirSync(path.dirname(tsconfig), { recursive: true });
 fs.writeFileSync(tsconfig, JSON.stringify({
   extends: path.join(src, "tsconfig.json"),
-  compilerOptions: { rootDir: src, outDir: out, paths: { agentwire: [path.join(dir, "agentwire.d.ts")] } },
+  compilerOptions: { rootDir: src, outDir: out, paths: { agentwire: [mainTypes] } },
 }, null, 2));
 run(bin("tsc"), ["-p", tsconfig]);
 
