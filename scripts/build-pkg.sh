@@ -41,7 +41,7 @@ wasm=target/wasm32-unknown-unknown/release/agentwire.wasm
 
 # 2-4 only when an input changed: the wasm, the template, this script, the tool versions.
 stamp=target/pkg.stamp
-key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh ts/tsconfig.json ts/src/*.ts ts/src/raw/* tests/snapshots/types.d.ts LICENSE-MIT LICENSE-APACHE; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
+key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh ts/tsconfig.json ts/src/*.ts ts/src/raw/* tests/snapshots/types.d.ts LICENSE-MIT LICENSE-APACHE ts/adapters/*.ts ts/adapters/*.json scripts/build-adapters.mjs; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
 outputs() { find pkg -type f -print0 2>/dev/null | sort -z | xargs -0r sha256sum | sha256sum | cut -d' ' -f1; }
 if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$key" ] && [ "$(sed -n 2p "$stamp")" = "$(outputs)" ]; then
   log "pkg/ is up to date (agentwire $version)"
@@ -107,6 +107,7 @@ else
   tools/node_modules/.bin/tsc -p ts --outDir "$stage/types"
   rm -f "$stage/types/raw.d.ts" "$stage/types/args.d.ts" "$stage/types/bind.d.ts"   # internal modules
   cp tests/snapshots/types.d.ts "$stage/types/types.d.ts"
+  node scripts/build-adapters.mjs "$stage"   # agentwire/react, /vue, /svelte (ts/adapters/) into adapters/
   cp pkg-template/README.md "$stage/README.md"
   cp LICENSE-MIT LICENSE-APACHE "$stage/"   # the package.json's "MIT OR Apache-2.0", with its texts
   # package.json: the template with the crate's version; every generated file must be listed in `files`.

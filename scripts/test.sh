@@ -4,8 +4,9 @@
 #   set-up, rustfmt, clippy (host), clippy (wasm32), each dialect feature alone, rustdoc (host and wasm32: broken doc links
 #   fail), native tests, fuzz smoke (5 s per target), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, the docs check (scripts/docs-check.mjs), browser tests (headless Chromium against
-#   the scenario server), Node smoke test of the built package, bundler smoke test (esbuild, Node
-#   import, Vite dev server).
+#   the scenario server), the adapter example apps (React/Vue/Svelte built with Vite from the
+#   packed package, in Chromium), Node smoke test of the built package, bundler smoke test
+#   (esbuild, Node import, Vite dev server).
 # Ends with a summary: time and test counts per layer. A step that did not do its work says
 # SKIPPED there (with why), never `ok`. Logs: target/test-logs/. Works unattended (no stdin);
 # caches stay in the clone (target/, tools/node_modules/).
@@ -90,6 +91,7 @@ fuzz_counts() {
 }
 docs_counts() { tail -1 "$logs/docs.log" | sed 's/^docs check ok: //'; }
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
+examples_counts() { grep '^examples:' "$logs/examples.log" | tail -1 | sed 's/^examples: //'; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
 step "cargo fmt --all --check"                    none            cargo fmt --all --check
@@ -105,6 +107,7 @@ step "docs check (links, CLI synopsis, TS blocks)" docs_counts    logged docs no
 step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
+step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
 step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
 step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary

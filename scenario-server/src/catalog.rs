@@ -16,17 +16,20 @@ pub enum Scenario {
     Bulk,
     /// Hostile content for safe-rendering tests.
     Xss,
+    /// A streamed answer around one approval (the adapters' example apps).
+    Approval,
 }
 
 impl Scenario {
     /// Every scenario, in listing order.
-    pub const ALL: [Scenario; 6] = [
+    pub const ALL: [Scenario; 7] = [
         Scenario::Main,
         Scenario::Quick,
         Scenario::Failure,
         Scenario::Cancel,
         Scenario::Bulk,
         Scenario::Xss,
+        Scenario::Approval,
     ];
 
     /// The id used in `scenario=`.
@@ -38,6 +41,7 @@ impl Scenario {
             Scenario::Cancel => "cancel",
             Scenario::Bulk => "bulk",
             Scenario::Xss => "xss",
+            Scenario::Approval => "approval",
         }
     }
 
@@ -50,6 +54,7 @@ impl Scenario {
             Scenario::Cancel => "Long job to cancel",
             Scenario::Bulk => "Bulk events",
             Scenario::Xss => "Hostile content",
+            Scenario::Approval => "Deploy approval (short, interactive)",
         }
     }
 
@@ -62,6 +67,7 @@ impl Scenario {
             Scenario::Cancel => "A long re-indexing job with two sub-agents; cancel it through the cancel endpoint (at speed 0 it holds after 3 steps until canceled).",
             Scenario::Bulk => "events=N events (mostly content deltas) available at once, for throughput and soak tests.",
             Scenario::Xss => "Script tags, event-handler attributes and javascript: URLs in text, thoughts, artifacts and an authUrl; completes without interaction.",
+            Scenario::Approval => "A streamed answer, one approval for the user (approve or deny), a second streamed paragraph that says which, then the task completes (about 2 s at speed 1 plus the answer).",
         }
     }
 

@@ -3,6 +3,7 @@
 //! from the wall clock, so two runs with the same seed and the same answers have byte-identical
 //! logs. Each script is an async function over a [`ctx::Ctx`].
 
+pub mod approval;
 pub mod bulk;
 pub mod cancel;
 pub mod ctx;
@@ -32,6 +33,7 @@ pub fn start(run: &Arc<Run>) {
             Scenario::Failure => failure::run(&mut ctx).await,
             Scenario::Cancel => cancel::run(&mut ctx, r.spec.speed <= 0.0).await,
             Scenario::Xss => xss::run(&mut ctx).await,
+            Scenario::Approval => approval::run(&mut ctx).await,
             Scenario::Bulk => Ok(()),
         };
         if let Err(stop) = result {
