@@ -171,6 +171,11 @@ view_struct! {
         pub requested_at: String = "requestedAt",
         /// open / answered / expired.
         pub state: RequestState = "state",
+        /// `true` while an answer from this client is in flight: set when `respond` /
+        /// `approve` / `deny` / `select` / `answer` is called, cleared when the request is
+        /// answered (the server took it) or expires, or when the call failed (the request is
+        /// open again and may be answered anew).
+        pub sending: bool = "sending",
         /// Who answered.
         #[tsify(optional)]
         pub provided_by: Option<ProvidedBy> = "providedBy",
@@ -213,6 +218,9 @@ view_struct! {
         pub requested_at: String = "requestedAt",
         /// open / answered / expired.
         pub state: RequestState = "state",
+        /// `true` while `completeAuth` from this client is in flight (cleared when the request
+        /// is completed or expires, or when the call failed).
+        pub sending: bool = "sending",
         /// The user who authenticated.
         #[tsify(optional)]
         pub user_id: Option<String> = "userId",

@@ -1273,3 +1273,332 @@ export interface UnknownEvent {
     data: Record<string, unknown>;
 }
 
+/**
+ * An `input-required` request and its state.
+ */
+export interface InputRequest {
+    /**
+     * `inputId`.
+     */
+    id: string;
+    /**
+     * The task that asked.
+     */
+    taskId: string;
+    /**
+     * The context.
+     */
+    contextId: string;
+    /**
+     * What kind of input.
+     */
+    inputType: InputType;
+    /**
+     * What is being asked.
+     */
+    prompt: string;
+    /**
+     * `true` when it must reach the user.
+     */
+    requireUser: boolean;
+    /**
+     * Who answers first.
+     */
+    routing: Routing;
+    /**
+     * JSON Schema of the expected value.
+     */
+    schema?: RawJson;
+    /**
+     * Choices (selection / approval).
+     */
+    options?: RawJson;
+    /**
+     * The tool call this input executes (`metadata.toolCall`).
+     */
+    toolCall?: RawJson;
+    /**
+     * `low` / `medium` / `high`.
+     */
+    urgency?: string;
+    /**
+     * Seconds to answer (`metadata.timeout`).
+     */
+    timeout?: number;
+    /**
+     * ISO 8601 of the request.
+     */
+    requestedAt: string;
+    /**
+     * open / answered / expired.
+     */
+    state: RequestState;
+    /**
+     * `true` while an answer from this client is in flight: set when `respond` /
+     * `approve` / `deny` / `select` / `answer` is called, cleared when the request is
+     * answered (the server took it) or expires, or when the call failed (the request is
+     * open again and may be answered anew).
+     */
+    sending: boolean;
+    /**
+     * Who answered.
+     */
+    providedBy?: ProvidedBy;
+    /**
+     * The user who answered.
+     */
+    userId?: string;
+    /**
+     * The agent (coordinator) who answered.
+     */
+    agentId?: string;
+}
+
+/**
+ * An `auth-required` request and its state (always for the user).
+ */
+export interface AuthRequest {
+    /**
+     * `authId`.
+     */
+    id: string;
+    /**
+     * The task that asked.
+     */
+    taskId: string;
+    /**
+     * The context.
+     */
+    contextId: string;
+    /**
+     * The mechanism.
+     */
+    authType: AuthType;
+    /**
+     * e.g. `github`.
+     */
+    provider?: string;
+    /**
+     * Requested scopes.
+     */
+    scopes: string[];
+    /**
+     * User-facing message.
+     */
+    prompt: string;
+    /**
+     * The URL as sent (open it only when `urlSafe`).
+     */
+    authUrl?: string;
+    /**
+     * `true` when `authUrl` is `https:` (or `http:` on localhost) and may be opened.
+     */
+    urlSafe: boolean;
+    /**
+     * Seconds until the request expires (`metadata.expiresIn`).
+     */
+    expiresIn?: number;
+    /**
+     * ISO 8601 of the request.
+     */
+    requestedAt: string;
+    /**
+     * open / answered / expired.
+     */
+    state: RequestState;
+    /**
+     * `true` while `completeAuth` from this client is in flight (cleared when the request
+     * is completed or expires, or when the call failed).
+     */
+    sending: boolean;
+    /**
+     * The user who authenticated.
+     */
+    userId?: string;
+    /**
+     * When the granted auth expires (ISO 8601).
+     */
+    expiresAt?: string;
+}
+
+/**
+ * Where an input or auth request is.
+ */
+export type RequestState = "open" | "answered" | "expired";
+
+/**
+ * Who should answer an input request first.
+ */
+export type Routing = "user" | "coordinator";
+
+/**
+ * A task (one agent turn or sub-agent invocation) and everything it produced.
+ */
+export interface Task {
+    /**
+     * `taskId`.
+     */
+    id: string;
+    /**
+     * The context (conversation).
+     */
+    contextId: string;
+    /**
+     * The parent task; absent for a root.
+     */
+    parentId?: string;
+    /**
+     * Child task ids, in creation order.
+     */
+    children: string[];
+    /**
+     * Latest status; absent until the first `task-status`.
+     */
+    status?: TaskStatus;
+    /**
+     * Latest status message.
+     */
+    statusMessage?: string;
+    /**
+     * Status changes, in order (the latest `maxHistoryPerTask`).
+     */
+    history: StatusChange[];
+    /**
+     * Who started it.
+     */
+    initiator?: Initiator;
+    /**
+     * The agent handling it.
+     */
+    agentId?: string;
+    /**
+     * The model.
+     */
+    model?: string;
+    /**
+     * What the parent asked (from `subtask-created`).
+     */
+    prompt?: string;
+    /**
+     * The assembled answer text.
+     */
+    content: string;
+    /**
+     * `true` once `content-complete`/`task-complete` confirmed the text.
+     */
+    contentComplete: boolean;
+    /**
+     * Tool calls, in start order.
+     */
+    tools: Tool[];
+    /**
+     * Input requests, in order.
+     */
+    inputs: InputRequest[];
+    /**
+     * Auth requests, in order.
+     */
+    auths: AuthRequest[];
+    /**
+     * Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+     */
+    messages: Message[];
+    /**
+     * The agent's shared state document (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`);
+     * absent until the first snapshot. One document per thread: it moves on to the
+     * thread's next run that changes it (that run starts from it; this one then has none).
+     */
+    sharedState?: JsonDoc;
+    /**
+     * Thoughts, in arrival order (bounded; see limits).
+     */
+    thoughts: Thought[];
+    /**
+     * Artifact ids produced by this task.
+     */
+    artifacts: string[];
+    /**
+     * ISO 8601 of `task-created`.
+     */
+    createdAt?: string;
+    /**
+     * ISO 8601 of the latest event.
+     */
+    updatedAt?: string;
+    /**
+     * Execution time in ms (`task-complete`).
+     */
+    duration?: number;
+    /**
+     * LLM iterations (`task-complete`).
+     */
+    iterations?: number;
+    /**
+     * Tokens used (`task-complete`).
+     */
+    tokensUsed?: number;
+    /**
+     * Store version of this task's latest change (compare to re-render only what changed).
+     */
+    revision: number;
+}
+
+/**
+ * A conversation message (AG-UI's shape: `id`, `role`, `content`, `toolCalls`,
+ * `toolCallId`, ...), plus its ordered `parts`.
+ */
+export interface Message {
+    /**
+     * The message id.
+     */
+    id: string;
+    /**
+     * Who it is from.
+     */
+    role: MessageRole;
+    /**
+     * Its text (for `tool` messages the result text; empty for activities).
+     */
+    content: string;
+    /**
+     * Text, tool calls and other parts in order.
+     */
+    parts: Array<MessagePart | OtherPart>;
+    /**
+     * Tool calls (assistant messages).
+     */
+    toolCalls: ToolCall[];
+    /**
+     * The tool call this message answers (`tool` messages).
+     */
+    toolCallId?: string;
+    /**
+     * The author's name.
+     */
+    name?: string;
+    /**
+     * The tool's error (`tool` messages).
+     */
+    error?: string;
+    /**
+     * What kind of activity (`activity` messages).
+     */
+    activityType?: string;
+    /**
+     * The activity's structured content (`activity` messages; AG-UI's `content` object).
+     */
+    activity?: Record<string, unknown>;
+    /**
+     * An opaque encrypted value (kept, never read).
+     */
+    encryptedValue?: string;
+    /**
+     * The protocol's metadata for this message.
+     */
+    metadata?: Record<string, unknown>;
+    /**
+     * `true` while its text is still streaming.
+     */
+    streaming: boolean;
+}
+
