@@ -19,7 +19,7 @@ use crate::dialects::{Dialect, DialectChoice};
 use crate::events::url::is_safe_to_open;
 use crate::filter::EventFilter;
 use crate::json::{parse, write_str, WriteJson};
-use crate::state::{AnswerRefusal, RequestKind, RequestState, Routing};
+use crate::state::{RequestKind, RequestState, Routing};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -1218,43 +1218,19 @@ impl ClientInner {
     }
 
     /// Marks request `id` as being answered (its `sending` becomes `true`, listeners are
-    /// notified); refused when it is not open or an answer from this client is in flight.
+    /// notified). The callers checked that it is open: a refusal here is an answer of this
+    /// client in flight (`already-answered`; the request is answerable again if it fails).
     fn begin_answer(&self, kind: RequestKind, id: &str) -> Result<(), JsValue> {
-        let refused = self
-            .shared
+        self.shared
             .store
-            .with_store_mut(|s| s.begin_answer(kind, id))?;
-        let (what, done, key) = match kind {
-            RequestKind::Input => ("input", "answered", "inputId"),
-            RequestKind::Auth => ("auth", "completed", "authId"),
-        };
-        let id_js = [(key, JsValue::from_str(id))];
-        match refused {
-            Ok(()) => Ok(()),
-            Err(AnswerRefusal::Answered) => {
-                still_open(RequestState::Answered, what, id, done, &id_js)
-            }
-            Err(AnswerRefusal::Expired) => {
-                still_open(RequestState::Expired, what, id, done, &id_js)
-            }
-            Err(AnswerRefusal::Unknown) => Err(error_with(
-                if kind == RequestKind::Auth {
-                    "unknown-auth"
-                } else {
-                    "unknown-input"
-                },
-                &format!("no {what} request {}", crate::json::Quoted(id)),
-                &id_js,
-            )),
-            Err(_) => Err(error_with(
-                "already-answered",
-                &format!(
-                    "{what} {} is already being {done} from this client",
-                    crate::json::Quoted(id)
-                ),
-                &id_js,
-            )),
-        }
+            .with_store_mut(|s| s.begin_answer(kind, id))?
+            .map_err(|_| {
+                error_with(
+                    "already-answered",
+                    "an answer to this request is being sent from this client",
+                    &[("id", JsValue::from_str(id))],
+                )
+            })
     }
 
     /// Checks and sends an answer to input `input_id` (`value` as JSON text).
@@ -1482,6 +1458,10 @@ impl AgentClient {
         let store = AgentStore::new(Some(options.clone()))?;
         let choice = opts.dialect;
         store.with_session_mut(|s| s.set_dialect(choice))?;
+        if let Some(body) = opts.body.as_deref() {
+            // Protocol 000: the POSTed prompt is the first task's user message.
+            store.with_session_mut(|s| s.store_mut().expect_posted_message(body))?;
+        }
         let store_js: JsValue = store.handle().into();
         let auto = get(&options, "autoConnect").as_bool().unwrap_or(true);
         let inner = Rc::new(ClientInner {
@@ -1946,7 +1926,8 @@ impl AgentClient {
             Ok(None) => {
                 return rejected(js_error(
                     "invalid-state",
-                    "this stream's dialect has no user message (A2A and MyAgent have)",
+                    "no follow-up message in this dialect (protocol 000: the message is \
+                     the body of the POST that opens a run)",
                 ))
             }
             Err(e) => return rejected(e),

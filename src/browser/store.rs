@@ -1087,9 +1087,20 @@ impl AgentStore {
         &self,
         f: impl FnOnce(&mut crate::state::Store) -> R,
     ) -> Result<R, JsValue> {
+        let mut f = Some(f);
         let mut out = None;
-        self.update(|inner| out = Some(f(inner.session.store_mut())))?;
+        self.update_store(&mut |s| {
+            if let Some(f) = f.take() {
+                out = Some(f(s));
+            }
+        })?;
         out.ok_or_else(|| js_error("internal", "the store update did not run"))
+    }
+
+    /// [`AgentStore::with_store_mut`]'s one instance of `update` (it is large: one per caller
+    /// would cost wasm size).
+    fn update_store(&self, f: &mut dyn FnMut(&mut crate::state::Store)) -> Result<(), JsValue> {
+        self.update(|inner| f(inner.session.store_mut()))
     }
 
     /// Subscribes a handler for events of `kind` (glue-internal: the client's own hooks).

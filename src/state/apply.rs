@@ -410,6 +410,9 @@ impl Store {
         if let Some(model) = meta_str(m, "model") {
             slot.view.model = Some(model);
         }
+        if e.parent_task_id.is_none() && e.initiator == Initiator::User {
+            self.place_user_message(t, &e.context_id, meta);
+        }
     }
 
     fn apply_subtask_created(&mut self, e: &SubtaskCreated<'_>, meta: &EventMeta<'_>) {

@@ -21,6 +21,7 @@ mod reset;
 mod settled;
 mod snapshot;
 mod usage;
+mod user_message;
 
 use crate::events::{DiagCode, Diagnostic, Redactor, Severity, TaskStatus};
 pub use answers::{AnswerRefusal, RequestKind};
@@ -304,6 +305,8 @@ pub struct Store {
     coordinator: bool,
     /// Input request ids the coordinator declined (for the user now).
     declined: std::collections::HashSet<String>,
+    /// The user's messages announced for tasks not created yet (see [`Store::expect_user_message`]).
+    expected_user: Vec<user_message::Expected>,
 }
 
 impl Store {

@@ -298,7 +298,10 @@ view_struct! {
         pub inputs: Vec<InputRequest> = "inputs",
         /// Auth requests, in order.
         pub auths: Vec<AuthRequest> = "auths",
-        /// Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+        /// Conversation messages, in order: the user's (`role: "user"`) and the agent's. AG-UI
+        /// and the AI SDK have the whole conversation; A2A, MyAgent and protocol 000 have the
+        /// user's message that started the task (`sendMessage`, the `message` option, the
+        /// POSTed prompt) and their answer is in `content`.
         pub messages: Vec<super::messages::Message> = "messages",
         /// The agent's shared state document (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`);
         /// absent until the first snapshot. One document per thread: it moves on to the

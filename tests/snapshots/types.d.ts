@@ -1500,7 +1500,10 @@ export interface Task {
      */
     auths: AuthRequest[];
     /**
-     * Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+     * Conversation messages, in order: the user's (`role: "user"`) and the agent's. AG-UI
+     * and the AI SDK have the whole conversation; A2A, MyAgent and protocol 000 have the
+     * user's message that started the task (`sendMessage`, the `message` option, the
+     * POSTed prompt) and their answer is in `content`.
      */
     messages: Message[];
     /**
