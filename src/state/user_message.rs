@@ -1,9 +1,8 @@
 //! The user's own message in the conversation when the protocol's stream does not carry it:
 //! protocol 000 (the message a run's POST body carries, SPEC's `{contextId, message: {role:
-//! "user", content}}`). The client announces it with [`Store::expect_user_message`] before the
-//! run's events arrive; the next root task the user starts (`task-created` with
-//! `initiator: "user"` and no parent, in the message's context when one was given) gets it as
-//! its first message (`role: "user"`). The dialects that know which task answers a message (A2A,
+//! "user", content}}`). The client announces it with [`Store::expect_posted_message`] before
+//! the run's events arrive; the next root task the user starts (`task-created` with
+//! `initiator: "user"` and no parent) gets it as its first message (`role: "user"`). The dialects that know which task answers a message (A2A,
 //! MyAgent, AG-UI, the AI SDK) put it there themselves as a `message-upsert`.
 
 use super::messages::Message;
@@ -40,8 +39,9 @@ impl Store {
 
     /// Protocol 000: a run's POST `body` (JSON text) that carries the user's message
     /// (`{contextId?, message: {role: "user", content: string, id? | messageId?}}`, SPEC's
-    /// event stream model) announces it as [`Store::expect_user_message`] does. `false` (and
-    /// nothing announced) for any other body.
+    /// event stream model) announces it as [`Store::expect_user_message`] does, for the first
+    /// root task the user starts on the stream that POST opens, whatever its context (a server
+    /// may start a context of its own). `false` (and nothing announced) for any other body.
     pub fn expect_posted_message(&mut self, body: &str) -> bool {
         let Ok(v) = crate::json::parse(body) else {
             return false;
@@ -54,8 +54,7 @@ impl Store {
             return false;
         };
         let id = text("id").or_else(|| text("messageId"));
-        let ctx = v.get("contextId").and_then(crate::json::Value::as_str);
-        self.expect_user_message(id, content, ctx);
+        self.expect_user_message(id, content, None);
         true
     }
 
