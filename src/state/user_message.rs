@@ -2,8 +2,11 @@
 //! protocol 000 (the message a run's POST body carries, SPEC's `{contextId, message: {role:
 //! "user", content}}`). The client announces it with [`Store::expect_posted_message`] before
 //! the run's events arrive; the next root task the user starts (`task-created` with
-//! `initiator: "user"` and no parent) gets it as its first message (`role: "user"`). The dialects that know which task answers a message (A2A,
-//! MyAgent, AG-UI, the AI SDK) put it there themselves as a `message-upsert`.
+//! `initiator: "user"` and no parent) gets it as its first message (`role: "user"`), with the
+//! message's `id` (or `messageId`) when it has one, else `<taskId>#user`; a `message-upsert`
+//! with the same id (a server's echo) replaces it. Only a body whose `message` has `role:
+//! "user"` and a string `content` counts. The dialects that know which task answers a message
+//! (A2A, MyAgent, AG-UI, the AI SDK) put it there themselves as a `message-upsert`.
 
 use super::messages::Message;
 use super::{EventMeta, Store};
