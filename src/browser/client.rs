@@ -19,7 +19,7 @@ use crate::dialects::{Dialect, DialectChoice};
 use crate::events::url::is_safe_to_open;
 use crate::filter::EventFilter;
 use crate::json::{parse, write_str, WriteJson};
-use crate::state::{RequestState, Routing};
+use crate::state::{RequestKind, RequestState, Routing};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -42,8 +42,6 @@ struct Answers {
     responder: Option<js_sys::Function>,
     coordinator: Option<js_sys::Function>,
     user_id: Option<String>,
-    /// Input/auth ids answered (or being answered): a second answer is an error.
-    sent: RefCell<Vec<String>>,
 }
 
 type Hook = Closure<dyn FnMut(JsValue)>;
@@ -1025,17 +1023,20 @@ impl ClientInner {
         Ok(())
     }
 
-    fn mark_sent(&self, id: &str) -> bool {
-        let mut sent = self.answers.sent.borrow_mut();
-        if sent.iter().any(|s| s == id) {
-            return false;
-        }
-        sent.push(id.to_owned());
-        true
-    }
-
-    fn unmark_sent(&self, id: &str) {
-        self.answers.sent.borrow_mut().retain(|s| s != id);
+    /// Marks request `id` as being answered (its `sending` becomes `true`, listeners are
+    /// notified). The callers checked that it is open: a refusal here is an answer of this
+    /// client in flight (`already-answered`; the request is answerable again if it fails).
+    fn begin_answer(&self, kind: RequestKind, id: &str) -> Result<(), JsValue> {
+        self.shared
+            .store
+            .with_store_mut(|s| s.begin_answer(kind, id))?
+            .map_err(|_| {
+                error_with(
+                    "already-answered",
+                    "an answer to this request is being sent from this client",
+                    &[("id", JsValue::from_str(id))],
+                )
+            })
     }
 
     /// Checks and sends an answer to input `input_id` (`value` as JSON text).
@@ -1053,14 +1054,23 @@ impl ClientInner {
         }
     }
 
-    /// Sends an answer already marked as sent; a failed send unmarks it so it can be retried.
+    /// Sends an answer already marked `sending`; a failed send clears `sending` so the
+    /// request, open, may be answered again.
     fn send_marked(self: &Rc<Self>, t: Target, body: String) -> js_sys::Promise {
         let me = self.clone();
         future_to_promise(async move {
             let id = t.id.clone();
+            let kind = if t.kind == "auth" {
+                RequestKind::Auth
+            } else {
+                RequestKind::Input
+            };
             let r = me.clone().send(t, body).await;
             if r.is_err() {
-                me.unmark_sent(&id);
+                let _ = me
+                    .shared
+                    .store
+                    .with_store_mut(|s| s.answer_failed(kind, &id));
             }
             r.map(|_| JsValue::UNDEFINED)
         })
@@ -1121,16 +1131,7 @@ impl ClientInner {
                 ],
             )
         })?;
-        if !self.mark_sent(input_id) {
-            return Err(error_with(
-                "already-answered",
-                &format!(
-                    "input {} was already answered from this client",
-                    crate::json::Quoted(input_id)
-                ),
-                &id_js,
-            ));
-        }
+        self.begin_answer(RequestKind::Input, input_id)?;
         let mut body = String::from("{\"value\":");
         body.push_str(value);
         if by_agent {
@@ -1178,9 +1179,6 @@ impl ClientInner {
         });
         let Ok(Some(json)) = request else { return };
         let Ok(req) = from_json(&json) else { return };
-        if self.shared.store.set_coordinated(&id, true).is_err() {
-            return;
-        }
         let me = self.clone();
         let result = coordinator.call1(&JsValue::NULL, &req);
         wasm_bindgen_futures::spawn_local(async move {
@@ -1212,8 +1210,11 @@ impl ClientInner {
                 }
             };
             if !handled {
-                // Back to the user.
-                let _ = me.shared.store.set_coordinated(&id, false);
+                // Declined: the user's request from now on.
+                let _ = me
+                    .shared
+                    .store
+                    .with_store_mut(|s| s.coordinator_declined(&id));
             }
         });
     }
@@ -1263,6 +1264,10 @@ impl AgentClient {
         let store = AgentStore::new(Some(options.clone()))?;
         let choice = opts.dialect;
         store.with_session_mut(|s| s.set_dialect(choice))?;
+        if let Some(body) = opts.body.as_deref() {
+            // Protocol 000: the POSTed prompt is the first task's user message.
+            store.with_session_mut(|s| s.store_mut().expect_posted_message(body))?;
+        }
         let store_js: JsValue = store.handle().into();
         let inner = Rc::new(ClientInner {
             shared: Rc::new(Shared::new(store, opts)),
@@ -1271,7 +1276,6 @@ impl AgentClient {
                 responder: opt_function(&options, "responder")?,
                 coordinator: opt_function(&options, "coordinator")?,
                 user_id: opt_string(&options, "userId")?,
-                sent: RefCell::new(Vec::new()),
             },
             store_js,
             hooks: RefCell::new(Vec::new()),
@@ -1282,6 +1286,11 @@ impl AgentClient {
         });
         super::panic::register(&inner.shared); // a panic is reported to this client
         if inner.answers.coordinator.is_some() {
+            // Requests routed to a coordinator are not the user's until it declines them.
+            inner
+                .shared
+                .store
+                .with_store_mut(|s| s.set_coordinator(true))?;
             let weak = Rc::downgrade(&inner);
             let cb: Closure<dyn FnMut(JsValue)> = Closure::new(move |ev: JsValue| {
                 if let Some(me) = weak.upgrade() {
@@ -1609,12 +1618,8 @@ impl AgentClient {
             }
         }
         body.push('}');
-        if !inner.mark_sent(auth_id) {
-            return rejected(error_with(
-                "already-answered",
-                "auth already completed from this client",
-                &[],
-            ));
+        if let Err(e) = inner.begin_answer(RequestKind::Auth, auth_id) {
+            return rejected(e);
         }
         inner.send_marked(
             Target {
@@ -1722,7 +1727,8 @@ impl AgentClient {
             Ok(None) => {
                 return rejected(js_error(
                     "invalid-state",
-                    "this stream's dialect has no user message (A2A and MyAgent have)",
+                    "no follow-up message in this dialect (protocol 000: the message is \
+                     the body of the POST that opens a run)",
                 ))
             }
             Err(e) => return rejected(e),

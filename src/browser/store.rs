@@ -45,10 +45,6 @@ struct Inner {
     /// Called (borrow released) after a change of visible state or new sink events.
     change_hooks: Vec<Rc<dyn Fn()>>,
     snapshot: Option<(u64, JsValue)>,
-    /// Bumped by changes that live outside the core store (coordinator routing).
-    local_rev: u64,
-    /// Input ids a coordinator is answering (left out of `pendingInputs`).
-    coordinator_inputs: Vec<String>,
     /// Coalesce listener calls per animation frame.
     batch_frames: bool,
     frame_pending: bool,
@@ -192,7 +188,7 @@ fn read_redactor(options: &JsValue) -> Result<Option<Redactor>, JsValue> {
 
 impl Inner {
     fn visible_version(&self) -> u64 {
-        self.session.store().version() + self.local_rev
+        self.session.store().version()
     }
 
     /// Registers a handler: a JS function (`f`), or the sink under `sink_id`.
@@ -575,8 +571,6 @@ impl AgentStore {
                 sink: Sink::default(),
                 change_hooks: Vec::new(),
                 snapshot: None,
-                local_rev: 0,
-                coordinator_inputs: Vec::new(),
                 batch_frames,
                 frame_pending: false,
                 objects: ObjectCache::default(),
@@ -696,15 +690,7 @@ impl AgentStore {
         set("roots", &roots)?;
         set("artifacts", &artifacts)?;
         set("diagnostics", &json_array(store.diagnostics())?)?;
-        let coordinated = &inner.coordinator_inputs;
-        set(
-            "pendingInputs",
-            &json_array(
-                store
-                    .pending_inputs()
-                    .filter(|i| !coordinated.contains(&i.id)),
-            )?,
-        )?;
+        set("pendingInputs", &json_array(store.pending_inputs())?)?;
         set("pendingAuths", &json_array(store.pending_auths())?)?;
         let frozen: JsValue = js_sys::Object::freeze(&snap).into();
         inner.snapshot = Some((version, frozen.clone()));
@@ -858,15 +844,7 @@ impl AgentStore {
     /// Open input requests waiting for the user (not those a coordinator is answering).
     #[wasm_bindgen(js_name = pendingInputs, unchecked_return_type = "InputRequest[]")]
     pub fn pending_inputs(&self) -> Result<JsValue, JsValue> {
-        let inner = self.borrow()?;
-        let coordinated = &inner.coordinator_inputs;
-        json_array(
-            inner
-                .session
-                .store()
-                .pending_inputs()
-                .filter(|i| !coordinated.contains(&i.id)),
-        )
+        json_array(self.borrow()?.session.store().pending_inputs())
     }
 
     /// Open auth requests (always for the user).
@@ -988,19 +966,26 @@ impl AgentStore {
         Ok(f(&mut self.borrow_mut()?.session))
     }
 
-    /// Marks an input as being answered by a coordinator (`true`: hidden from the user's
-    /// `pendingInputs`) or handed back to the user (`false`); listeners are notified.
-    pub(crate) fn set_coordinated(&self, input_id: &str, on: bool) -> Result<(), JsValue> {
-        self.update(|inner| {
-            let present = inner.coordinator_inputs.iter().any(|c| c == input_id);
-            if on && !present {
-                inner.coordinator_inputs.push(input_id.to_owned());
-                inner.local_rev += 1;
-            } else if !on && present {
-                inner.coordinator_inputs.retain(|c| c != input_id);
-                inner.local_rev += 1;
+    /// Runs `f` on the core store and notifies listeners when visible state changed
+    /// (glue-internal: answers in flight, the coordinator's routing).
+    pub(crate) fn with_store_mut<R>(
+        &self,
+        f: impl FnOnce(&mut crate::state::Store) -> R,
+    ) -> Result<R, JsValue> {
+        let mut f = Some(f);
+        let mut out = None;
+        self.update_store(&mut |s| {
+            if let Some(f) = f.take() {
+                out = Some(f(s));
             }
-        })
+        })?;
+        out.ok_or_else(|| js_error("internal", "the store update did not run"))
+    }
+
+    /// [`AgentStore::with_store_mut`]'s one instance of `update` (it is large: one per caller
+    /// would cost wasm size).
+    fn update_store(&self, f: &mut dyn FnMut(&mut crate::state::Store)) -> Result<(), JsValue> {
+        self.update(|inner| f(inner.session.store_mut()))
     }
 
     /// Subscribes a handler for events of `kind` (glue-internal: the client's own hooks).
@@ -1071,14 +1056,6 @@ impl AgentStore {
             .try_borrow()
             .map(|i| i.visible_version())
             .unwrap_or(0)
-    }
-
-    /// Input ids a coordinator is answering (left out of `pendingInputs`).
-    pub(crate) fn coordinated_inputs(&self) -> Vec<String> {
-        self.inner
-            .try_borrow()
-            .map(|i| i.coordinator_inputs.clone())
-            .unwrap_or_default()
     }
 
     /// `true` once `close()` was called.

@@ -164,7 +164,6 @@ impl Host {
     fn delta(&mut self) -> Option<String> {
         let version = self.store.visible_version();
         let events = self.store.take_sink();
-        let coordinated = self.store.coordinated_inputs();
         let sent = &mut self.sent;
         let mut out = String::new();
         let changed = version != sent.version;
@@ -244,11 +243,7 @@ impl Host {
                     ("d", json_list(store.diagnostics()), &mut sent.diagnostics),
                     (
                         "pi",
-                        json_list(
-                            store
-                                .pending_inputs()
-                                .filter(|i| !coordinated.contains(&i.id)),
-                        ),
+                        json_list(store.pending_inputs()),
                         &mut sent.pending_inputs,
                     ),
                     (

@@ -391,7 +391,9 @@ pub fn send_message(
                 context_id,
                 ..Default::default()
             };
-            Ok(a2a_request(a, A2aCall::Send(&m)))
+            let out = a2a_request(a, A2aCall::Send(&m));
+            a.note_user_message(&mid, text);
+            Ok(out)
         }
         #[cfg(feature = "myagent")]
         Some(Dialect::MyAgent) => {

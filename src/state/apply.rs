@@ -202,11 +202,13 @@ impl Store {
             for i in inputs {
                 if let Some(r) = slot.view.inputs.get_mut(i) {
                     r.state = RequestState::Expired;
+                    r.sending = false;
                 }
             }
             for i in auths {
                 if let Some(a) = slot.view.auths.get_mut(i) {
                     a.state = RequestState::Expired;
+                    a.sending = false;
                 }
             }
         }
@@ -407,6 +409,9 @@ impl Store {
         }
         if let Some(model) = meta_str(m, "model") {
             slot.view.model = Some(model);
+        }
+        if e.parent_task_id.is_none() && e.initiator == Initiator::User {
+            self.place_user_message(t, &e.context_id, meta);
         }
     }
 
@@ -1218,6 +1223,7 @@ impl Store {
             return;
         };
         req.state = RequestState::Answered;
+        req.sending = false;
         self.answered_at
             .insert(e.input_id.to_string(), super::dedupe::hash_of(&e.timestamp));
         let Some(req) = self.tasks.get_mut(t).and_then(|s| s.view.inputs.get_mut(i)) else {
@@ -1306,6 +1312,7 @@ impl Store {
             return;
         };
         req.state = RequestState::Answered;
+        req.sending = false;
         self.answered_at
             .insert(e.auth_id.to_string(), super::dedupe::hash_of(&e.timestamp));
         let Some(req) = self.tasks.get_mut(t).and_then(|s| s.view.auths.get_mut(i)) else {

@@ -6,6 +6,7 @@
 //! [`Diagnostic`]s while keeping the state sensible. Memory is bounded by [`Limits`]; work per
 //! event is proportional to the event, never to the history.
 
+mod answers;
 mod apply;
 mod artifacts;
 mod base64;
@@ -20,8 +21,10 @@ mod reset;
 mod settled;
 mod snapshot;
 mod usage;
+mod user_message;
 
 use crate::events::{DiagCode, Diagnostic, Redactor, Severity, TaskStatus};
+pub use answers::{AnswerRefusal, RequestKind};
 use chunks::Sequencer;
 pub use dedupe::SeenIds;
 pub use model::*;
@@ -298,6 +301,12 @@ pub struct Store {
     artifact_limit_reported: bool,
     /// Sensitive values removed from the raw text of diagnostics and of the raw-event ring.
     redactor: Redactor,
+    /// A coordinator answers the requests routed to one first (see [`Store::set_coordinator`]).
+    coordinator: bool,
+    /// Input request ids the coordinator declined (for the user now).
+    declined: std::collections::HashSet<String>,
+    /// The user's messages announced for tasks not created yet (see [`Store::expect_user_message`]).
+    expected_user: Vec<user_message::Expected>,
 }
 
 impl Store {
@@ -531,12 +540,14 @@ impl Store {
         Some(s)
     }
 
-    /// Open input requests routed to the user (`requireUser`, or not answered by a coordinator).
+    /// Open input requests for the user: `requireUser`, or routed to a coordinator when none
+    /// is configured or it declined (see [`Store::is_for_user`]). A request a coordinator may
+    /// still answer is never listed.
     pub fn pending_inputs(&self) -> impl Iterator<Item = &InputRequest> {
         self.tasks
             .iter()
             .flat_map(|t| t.view.inputs.iter())
-            .filter(|i| i.state == RequestState::Open)
+            .filter(|i| i.state == RequestState::Open && self.is_for_user(i))
     }
 
     /// Open auth requests (always for the user).
@@ -600,6 +611,7 @@ impl Store {
                     continue;
                 }
                 a.state = RequestState::Expired;
+                a.sending = false;
                 (a.id.clone(), a.task_id.clone())
             } else {
                 let Some(r) = slot.view.inputs.get_mut(i) else {
@@ -609,6 +621,7 @@ impl Store {
                     continue;
                 }
                 r.state = RequestState::Expired;
+                r.sending = false;
                 (r.id.clone(), r.task_id.clone())
             };
             slot.view.revision = v;

@@ -171,6 +171,11 @@ view_struct! {
         pub requested_at: String = "requestedAt",
         /// open / answered / expired.
         pub state: RequestState = "state",
+        /// `true` while an answer from this client is in flight: set when `respond` /
+        /// `approve` / `deny` / `select` / `answer` is called, cleared when the request is
+        /// answered (the server took it) or expires, or when the call failed (the request is
+        /// open again and may be answered anew).
+        pub sending: bool = "sending",
         /// Who answered.
         #[tsify(optional)]
         pub provided_by: Option<ProvidedBy> = "providedBy",
@@ -213,6 +218,9 @@ view_struct! {
         pub requested_at: String = "requestedAt",
         /// open / answered / expired.
         pub state: RequestState = "state",
+        /// `true` while `completeAuth` from this client is in flight (cleared when the request
+        /// is completed or expires, or when the call failed).
+        pub sending: bool = "sending",
         /// The user who authenticated.
         #[tsify(optional)]
         pub user_id: Option<String> = "userId",
@@ -290,7 +298,10 @@ view_struct! {
         pub inputs: Vec<InputRequest> = "inputs",
         /// Auth requests, in order.
         pub auths: Vec<AuthRequest> = "auths",
-        /// Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+        /// Conversation messages, in order: the user's (`role: "user"`) and the agent's. AG-UI
+        /// and the AI SDK have the whole conversation; A2A, MyAgent and protocol 000 have the
+        /// user's message that started the task (`sendMessage`, the `message` option, the
+        /// POSTed prompt) and their answer is in `content`.
         pub messages: Vec<super::messages::Message> = "messages",
         /// The agent's shared state document (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`);
         /// absent until the first snapshot. One document per thread: it moves on to the

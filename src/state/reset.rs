@@ -26,6 +26,7 @@ impl Store {
         if let Some(slot) = self.tasks.get_mut(t) {
             if let Some(r) = slot.view.inputs.get_mut(i) {
                 r.state = RequestState::Expired;
+                r.sending = false;
             }
             slot.view.revision = v;
         }

@@ -229,6 +229,7 @@ async function secondTurn(aw, name, options) {
   const roots = client.getSnapshot().roots;
   eq(roots.map((r) => r.status), ["failed", "completed"], `${name}: the two runs`);
   eq(roots[1].content, "Hello! This is a direct message, no task.", `${name}: the direct reply`);
+  eq(roots.map((r) => r.messages.map((m) => [m.role, m.content])), [[["user", "please fail"]], [["user", "a direct message please"]]], `${name}: each run's user message`);
   const sent = await watch.all();
   eq(sent.map(operation), ["SendStreamingMessage", "SendStreamingMessage"], `${name}: requests`);
   eq(errors(client), [], `${name}: no error diagnostics`);

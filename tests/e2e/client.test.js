@@ -155,13 +155,22 @@ export const tests = {
     assert(err instanceof Error, "errors are Error objects");
     err = await client.respond(id, 42).then(() => null, (e) => e);
     eq(err && err.code, "invalid-answer", "wrong type");
-    await client.approve(id);
+    const before = client.getSnapshot();
+    const approving = client.approve(id);
+    // The answer is in flight: the request says so at once, in a new snapshot.
+    const during = client.getSnapshot();
+    assert(during !== before, "a new snapshot when sending flips");
+    eq(during.pendingInputs.find((i) => i.id === id)?.sending, true, "sending while in flight");
+    err = await client.approve(id).then(() => null, (e) => e);
+    eq(err && err.code, "already-answered", "second answer while the first is in flight");
+    await approving;
     err = await client.approve(id).then(() => null, (e) => e);
     eq(err && err.code, "already-answered", "second answer");
     // The request closes on the server's input-received, and the agent continues (send_email).
     await until(() => client.getSnapshot().pendingAuths.length > 0, "the auth request");
     const root = client.getSnapshot().roots[0];
     eq(root.inputs.find((i) => i.id === id).state, "answered", "input answered");
+    eq(root.inputs.find((i) => i.id === id).sending, false, "no longer sending once answered");
     assert(root.tools.some((t) => t.name === "send_email"), "approve ran send_email");
     const auth = client.pendingAuths()[0];
     eq(client.authUrl(auth.id), "https://github.com/login/oauth/authorize?client_id=demo", "safe auth URL");
@@ -455,11 +464,18 @@ export const tests = {
       coordinator: (req) => (req.inputType === "tool-execution" ? { userId: 123 } : undefined),
     }));
     const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
+    // No snapshot ever lists a request the coordinator may still answer for the user.
+    const shown = new Set();
+    const unsubscribe = client.subscribe((snap) => { for (const i of snap.pendingInputs) shown.add(i.id); });
     client.store.pushEvent(ev("task-created", { initiator: "user" }));
     client.store.pushEvent(ev("input-required", { inputId: "tool", requireUser: false, inputType: "tool-execution", prompt: "p", schema: { type: "object", properties: { userId: { type: "integer" } } } }));
+    eq(client.pendingInputs().map((i) => i.id), [], "the coordinator's request is not the user's");
     client.store.pushEvent(ev("input-required", { inputId: "clar", requireUser: false, inputType: "clarification", prompt: "Which one?" }));
     client.store.pushEvent(ev("input-required", { inputId: "user", requireUser: true, inputType: "confirmation", prompt: "OK?" }));
+    eq(client.getSnapshot().pendingInputs.map((i) => i.id), ["user"], "until the coordinator declines");
     await until(() => sent.length === 1 && client.pendingInputs().length === 2, "routing");
+    unsubscribe();
+    assert(!shown.has("tool"), "the request the coordinator answered was never shown to the user");
     eq(sent[0].inputId, "tool", "coordinator answered the tool input");
     eq(sent[0].body, { value: { userId: 123 }, providedBy: "agent" }, "body");
     eq(sent[0].url.endsWith("/contexts/c/tasks/t/inputs/tool"), true, "url");
@@ -467,6 +483,53 @@ export const tests = {
     eq(client.getSnapshot().pendingInputs.length, 2, "snapshot shows the user's inputs");
     await client.answer("clar", "the second");
     eq(sent[1].body.value, "the second", "free-text answer");
+    client.close();
+  },
+
+  async a_failed_answer_is_open_again_and_can_be_retried(aw) {
+    let fail = true;
+    const sent = [];
+    const client = new aw.AgentClient({
+      transport: "manual",
+      responder: async (req) => {
+        await new Promise((r) => setTimeout(r, 20));
+        if (fail) throw new Error("offline");
+        sent.push(req);
+      },
+    });
+    const ev = (kind, extra) => ({ kind, contextId: "c", taskId: "t", timestamp: "2025-11-06T10:30:00Z", ...extra });
+    client.store.pushEvent(ev("task-created", { initiator: "user" }));
+    client.store.pushEvent(ev("input-required", { inputId: "ok", requireUser: true, inputType: "confirmation", prompt: "OK?" }));
+    const input = () => client.getSnapshot().roots[0].inputs[0];
+    eq(input().sending, false, "not sending before an answer");
+    const first = client.approve("ok");
+    eq(input().sending, true, "sending while the responder runs");
+    const err = await first.then(() => null, (e) => e);
+    eq(err && err.code, "send-failed", "the responder's failure");
+    eq([input().state, input().sending], ["open", false], "open and not sending after the failure");
+    eq(client.pendingInputs().map((i) => i.id), ["ok"], "still the user's");
+    fail = false;
+    await client.approve("ok");
+    eq(sent.length, 1, "the retry went out");
+    eq(input().sending, true, "sending until the server takes it");
+    client.store.pushEvent(ev("input-received", { inputId: "ok", value: true, providedBy: "user" }));
+    eq([input().state, input().sending], ["answered", false], "answered");
+    client.close();
+  },
+
+  async the_posted_prompt_is_the_first_tasks_user_message(aw) {
+    // Protocol 000's run POST carries the user's message (SPEC: {contextId, message}).
+    const client = new aw.AgentClient({
+      url: "/api/runs?scenario=quick&speed=0",
+      method: "POST",
+      body: { contextId: "ignored-by-the-server", message: { role: "user", content: "Run the quick scenario" } },
+    });
+    await until(() => ended(client), "end");
+    const root = client.getSnapshot().roots[0];
+    eq(root.messages.map((m) => [m.role, m.content]), [["user", "Run the quick scenario"]], "the user's message");
+    assert(root.content.length > 0, "the answer is still in content");
+    const err = await client.sendMessage("and again").then(() => null, (e) => e);
+    eq(err && err.code, "invalid-state", "protocol 000 has no follow-up message on a connection");
     client.close();
   },
 

@@ -212,6 +212,21 @@ export const tests = {
     client.close();
   },
 
+  async worker_a_failed_answer_is_open_not_sending_and_can_be_retried(aw) {
+    // The answer goes to an endpoint that does not exist: it fails in the Worker.
+    const client = new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=8&speed=0", endpoints: { input: "/api/nowhere/{inputId}" } });
+    await until(() => client.pendingInputs().length > 0, "the approval request");
+    const id = client.pendingInputs()[0].id;
+    const input = () => client.getSnapshot().pendingInputs.find((i) => i.id === id);
+    eq(input()?.sending, false, "the page's snapshot has sending");
+    let err = await client.approve(id).then(() => null, (e) => e);
+    eq(err && err.code, "send-failed", "the failed answer");
+    await until(() => input()?.sending === false && input()?.state === "open", "open and not sending after the failure");
+    err = await client.approve(id).then(() => null, (e) => e);
+    eq(err && err.code, "send-failed", "a retry is allowed (not already-answered)");
+    client.close();
+  },
+
   async worker_answers_errors_and_close(aw) {
     const client = started(new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=3&speed=0" }));
     let asked = null;

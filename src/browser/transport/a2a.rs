@@ -48,7 +48,11 @@ pub fn first_message(sh: &Shared) -> Option<Result<Req, String>> {
             task_id: m.task_id.as_deref(),
             metadata: metadata.as_ref(),
         };
-        Ok(Req::from(&respond::a2a_request(a, A2aCall::Send(&msg))))
+        let req = Req::from(&respond::a2a_request(a, A2aCall::Send(&msg)));
+        if let Some(text) = m.text.as_deref() {
+            a.note_user_message(&mid, text);
+        }
+        Ok(req)
     });
     Some(built.unwrap_or_else(|_| Err("the store is closed".to_owned())))
 }

@@ -125,6 +125,8 @@ struct Sent {
     /// A result answered it (its stream opened): an error after that ends the stream's task;
     /// an error before it refused the request.
     got_result: bool,
+    /// The user's message it sent (id, text), until the task it went to is known.
+    user: Option<(String, String)>,
 }
 
 /// A2A decoding state of one connection, and the client's JSON-RPC request ids.
@@ -184,6 +186,7 @@ impl A2aDecoder {
             method,
             task_id: task_id.map(str::to_owned),
             got_result: false,
+            user: None,
         });
         self.events_since_request = false;
         if envelope::is_send(method) {
@@ -193,6 +196,15 @@ impl A2aDecoder {
             self.stream_unnamed = task_id.is_none();
         }
         self.next_rpc_id
+    }
+
+    /// The request just registered (a `message/stream`) carries the user's message `text` with
+    /// id `message_id`: it becomes the first `role: "user"` message of the task the response
+    /// names (a `message-upsert` after its `task-created`; the same id again replaces it).
+    pub fn note_user_message(&mut self, message_id: &str, text: &str) {
+        if let Some(s) = self.sent.back_mut() {
+            s.user = Some((message_id.to_owned(), text.to_owned()));
+        }
     }
 
     /// Tasks tracked that have not ended (oldest first, at most `max`).

@@ -18,20 +18,25 @@ impl A2aDecoder {
         sink: &mut Sink<'_>,
     ) -> bool {
         self.last_task = Some(task_id.to_owned());
+        let mut user = None;
         if let Some(req) = self.responding.and_then(|i| self.sent.get_mut(i)) {
             let root = req.task_id.get_or_insert_with(|| task_id.to_owned());
             self.stream_root = Some(root.clone());
             self.stream_unnamed = false;
+            user = req.user.take();
         } else if self.stream_unnamed {
             // Bare events on the new stream (no JSON-RPC ids to match): its first task.
             self.stream_root = Some(task_id.to_owned());
             self.stream_unnamed = false;
+            user = self.sent.back_mut().and_then(|s| s.user.take());
         }
         sink.task = Some(task_id.to_owned());
         if let Some(t) = self.tasks.get_mut(task_id) {
             if t.context_id.is_empty() {
                 t.context_id = context_id.to_owned();
             }
+            let ctx = t.context_id.clone();
+            user_message(&ctx, task_id, user, at, sink);
             return false;
         }
         self.tasks.insert(
@@ -47,6 +52,7 @@ impl A2aDecoder {
             e.obj_if("metadata", m);
         }
         sink.event(e.finish());
+        user_message(context_id, task_id, user, at, sink);
         true
     }
 
@@ -430,4 +436,20 @@ impl A2aDecoder {
         }
         sink.event(e.finish());
     }
+}
+
+/// The user's message a `message/stream` sent, as the first message of the task it went to.
+fn user_message(
+    context_id: &str,
+    task_id: &str,
+    user: Option<(String, String)>,
+    at: &At,
+    sink: &mut Sink<'_>,
+) {
+    let Some((id, text)) = user else { return };
+    let mut m = Obj::new();
+    m.str("id", &id).str("role", "user").str("content", &text);
+    let mut e = Obj::event("message-upsert", context_id, task_id);
+    e.obj("message", m).str("timestamp", &at.ts);
+    sink.event(e.finish());
 }

@@ -521,13 +521,25 @@ impl MyAgentDecoder {
         self.turn_tools.clear();
         self.solver_progress = 0.0;
         sink.task = Some(task.clone());
-        let prompt = self.pending_prompt.take().or(prompt.map(str::to_owned));
+        let sent = self.pending_prompt.take();
+        let prompt = sent.clone().or(prompt.map(str::to_owned));
         let mut e = Obj::event("task-created", cx.ctx, &task);
         e.str("initiator", "user").str("timestamp", cx.ts);
         let mut m = Obj::new();
         m.opt_str("prompt", prompt.as_deref());
         e.obj_if("metadata", m);
         sink.event(e.finish());
+        if let Some(text) = sent {
+            // The user's `user.message` (sent by this client or echoed by the server) is the
+            // turn's first message; `user.message` has no id, so the turn names it.
+            let mut u = Obj::new();
+            u.str("id", &format!("{task}#user"))
+                .str("role", "user")
+                .str("content", &text);
+            let mut e = Obj::event("message-upsert", cx.ctx, &task);
+            e.obj("message", u).str("timestamp", cx.ts);
+            sink.event(e.finish());
+        }
         self.status(cx, &task, "working", None, Obj::new(), sink);
         task
     }

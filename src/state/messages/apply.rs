@@ -31,7 +31,7 @@ impl Store {
     }
 
     /// Appends `m` to task `t` (within `maxMessagesPerTask`); its index.
-    fn push_message(
+    pub(crate) fn push_message(
         &mut self,
         t: usize,
         m: Message,

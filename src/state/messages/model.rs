@@ -5,7 +5,9 @@
 //! delta. The text of every `assistant` message of a task is also the task's answer
 //! (`task.content`), joined with a blank line between messages, so UI code written for the
 //! other protocols shows an AG-UI run's answer unchanged. Protocol 000 and the seed dialects
-//! have no messages: their `messages` stay empty and `content` is assembled as before.
+//! have no agent messages: their `messages` hold only the user's message that started a task
+//! (A2A `message/stream`, MyAgent `user.message`, protocol 000's POSTed prompt: see
+//! `state/user_message.rs`), and `content` is assembled as before.
 
 pub(crate) use super::parts::PartSlot;
 pub use super::parts::{MessagePart, OtherPart};
