@@ -2165,7 +2165,10 @@ export interface Task {
      */
     auths: AuthRequest[];
     /**
-     * Conversation messages, in order (AG-UI, the AI SDK; empty for the other protocols).
+     * Conversation messages, in order: the user's (`role: "user"`) and the agent's. AG-UI
+     * and the AI SDK have the whole conversation; A2A, MyAgent and protocol 000 have the
+     * user's message that started the task (`sendMessage`, the `message` option, the
+     * POSTed prompt) and their answer is in `content`.
      */
     messages: Message[];
     /**
@@ -2387,6 +2390,13 @@ export interface InputRequest {
      */
     state: RequestState;
     /**
+     * `true` while an answer from this client is in flight: set when `respond` /
+     * `approve` / `deny` / `select` / `answer` is called, cleared when the request is
+     * answered (the server took it) or expires, or when the call failed (the request is
+     * open again and may be answered anew).
+     */
+    sending: boolean;
+    /**
      * Who answered.
      */
     providedBy?: ProvidedBy;
@@ -2462,6 +2472,11 @@ export interface AuthRequest {
      * open / answered / expired.
      */
     state: RequestState;
+    /**
+     * `true` while `completeAuth` from this client is in flight (cleared when the request
+     * is completed or expires, or when the call failed).
+     */
+    sending: boolean;
     /**
      * The user who authenticated.
      */

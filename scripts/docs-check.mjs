@@ -16,7 +16,7 @@
 //
 // Needs pkg/ (scripts/build-pkg.sh) for step 3 and cargo for step 2. Exits non-zero on any
 // failure, listing each one with its file and line; the last line is a summary.
-import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, statSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, statSync, cpSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,17 +140,20 @@ let tsBlocks = 0, tsSkipped = 0;
 const tsFailed = new Map(); // block file -> { where, errors[] }
 if (!args.has("--no-ts")) {
   const pkg = path.join(root, "pkg");
-  if (!existsSync(path.join(pkg, "agentwire.d.ts"))) {
+  if (!existsSync(path.join(pkg, "types/index.d.ts"))) {
     fail("pkg/", "no built package: run scripts/build-pkg.sh first (or pass --no-ts)");
   } else {
     const out = path.join(root, "target/docs-ts");
     rmSync(out, { recursive: true, force: true });
     mkdirSync(path.join(out, "node_modules"), { recursive: true });
-    symlinkSync(path.relative(path.join(out, "node_modules"), pkg), path.join(out, "node_modules/agentwire"));
-    // Framework types, where the tools have them (the adapters' entries need them).
+    // A copy of pkg/ (not a link: its adapters' declarations must find the frameworks in this
+    // node_modules, as in an app); the wasm is not needed to compile.
+    cpSync(pkg, path.join(out, "node_modules/agentwire"), { recursive: true, filter: (f) => !f.endsWith(".wasm") });
+    // Framework types for the adapters' entries: where scripts/build-adapters.mjs installed them
+    // (ts/adapters/node_modules, by build-pkg.sh), else the tools'.
     for (const dep of ["react", "react-dom", "@types/react", "@types/react-dom", "vue", "svelte", "csstype"]) {
-      const src = path.join(root, "tools/node_modules", dep);
-      if (!existsSync(src)) continue;
+      const src = [path.join(root, "ts/adapters/node_modules", dep), path.join(root, "tools/node_modules", dep)].find((d) => existsSync(d));
+      if (!src) continue;
       mkdirSync(path.dirname(path.join(out, "node_modules", dep)), { recursive: true });
       symlinkSync(src, path.join(out, "node_modules", dep));
     }
