@@ -6,7 +6,9 @@
 //! Layout: `tests/dialects/<dialect>/<name>.sse` (SSE) or `<name>.jsonl` (one WebSocket text
 //! frame per line), next to `<name>.events.jsonl` (what `agentwire events --dialect <dialect>`
 //! prints) and `<name>.state.json` (what `agentwire state --dialect <dialect>` prints). The
-//! expectations were reviewed by hand against the seeds (see tests/dialects/README.md).
+//! expectations were reviewed by hand against the seeds (see tests/dialects/README.md). Each
+//! recording is its own test, named `<dialect>_<file>` (`dialect_recordings!` below, which
+//! fails when a recording is missing from its list).
 //!
 //! Golden files (the convention of `tests/golden/mod.rs`): `<name>.events.jsonl` and
 //! `<name>.state.json`; rewrite them after a reviewed change with
@@ -174,52 +176,94 @@ fn assembled(text: &str) -> serde_json::Value {
     v
 }
 
-#[test]
-fn recordings_decode_and_assemble_as_reviewed_at_every_chunking() {
+/// Recording `rel` (`<dialect>/<file>`) decodes to its golden events and assembles to its golden
+/// state at every chunking.
+fn check_recording(rel: &str) {
     let update = golden::updating();
-    for r in recordings() {
-        let choice = DialectChoice::Fixed(r.dialect);
-        let whole = r.bytes.len();
-        let ev_path = r.sibling(".events.jsonl");
-        let st_path = r.sibling(".state.json");
-        if update {
-            let mut text = events(&r, choice, whole).join("\n");
-            text.push('\n');
-            std::fs::write(&ev_path, text).expect("write events");
-            let pretty =
-                serde_json::to_string_pretty(&json(&state(&r, choice, whole))).expect("pretty");
-            std::fs::write(&st_path, pretty + "\n").expect("write state");
-            continue;
-        }
-        let want_events: Vec<serde_json::Value> = std::fs::read_to_string(&ev_path)
-            .unwrap_or_else(|_| panic!("{} has no expected events", r.path.display()))
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(json)
-            .collect();
-        let want_state = assembled(
-            &std::fs::read_to_string(&st_path)
-                .unwrap_or_else(|_| panic!("{} has no expected state", r.path.display())),
-        );
-        for chunk in [1, 2, 7, 64, whole] {
-            let got: Vec<serde_json::Value> =
-                events(&r, choice, chunk).iter().map(|l| json(l)).collect();
-            assert_eq!(
-                got,
-                want_events,
-                "{} events at chunk {chunk}; {}",
-                r.path.display(),
-                golden::hint("dialects")
-            );
-            assert_eq!(
-                assembled(&state(&r, choice, chunk)),
-                want_state,
-                "{} state at chunk {chunk}; {}",
-                r.path.display(),
-                golden::hint("dialects")
-            );
-        }
+    let r = recordings()
+        .into_iter()
+        .find(|r| r.path.ends_with(rel))
+        .unwrap_or_else(|| panic!("no recording {rel}"));
+    let choice = DialectChoice::Fixed(r.dialect);
+    let whole = r.bytes.len();
+    let ev_path = r.sibling(".events.jsonl");
+    let st_path = r.sibling(".state.json");
+    if update {
+        let mut text = events(&r, choice, whole).join("\n");
+        text.push('\n');
+        std::fs::write(&ev_path, text).expect("write events");
+        let pretty =
+            serde_json::to_string_pretty(&json(&state(&r, choice, whole))).expect("pretty");
+        std::fs::write(&st_path, pretty + "\n").expect("write state");
+        return;
     }
+    let want_events: Vec<serde_json::Value> = std::fs::read_to_string(&ev_path)
+        .unwrap_or_else(|_| panic!("{} has no expected events", r.path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(json)
+        .collect();
+    let want_state = assembled(
+        &std::fs::read_to_string(&st_path)
+            .unwrap_or_else(|_| panic!("{} has no expected state", r.path.display())),
+    );
+    for chunk in [1, 2, 7, 64, whole] {
+        let got: Vec<serde_json::Value> =
+            events(&r, choice, chunk).iter().map(|l| json(l)).collect();
+        assert_eq!(
+            got,
+            want_events,
+            "{} events at chunk {chunk}; {}",
+            r.path.display(),
+            golden::hint("dialects")
+        );
+        assert_eq!(
+            assembled(&state(&r, choice, chunk)),
+            want_state,
+            "{} state at chunk {chunk}; {}",
+            r.path.display(),
+            golden::hint("dialects")
+        );
+    }
+}
+
+/// One test per dialect recording (run one alone: `cargo test --test dialects -- myagent_replay`),
+/// and a test that fails when a recording has no test here.
+macro_rules! dialect_recordings {
+    ($($test:ident = $rel:literal,)*) => {
+        $( #[test] fn $test() { check_recording($rel); } )*
+
+        /// Every dialect recording has its test above.
+        #[test]
+        fn every_dialect_recording_is_tested() {
+            let mut named: Vec<String> = vec![$($rel.to_owned()),*];
+            named.sort_unstable();
+            let mut found: Vec<String> = recordings()
+                .iter()
+                .map(|r| format!("{}/{}", r.dialect.as_str(), r.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()))
+                .collect();
+            found.sort_unstable();
+            assert_eq!(named, found, "tests/dialects.rs must list every recording");
+        }
+    };
+}
+
+dialect_recordings! {
+    a2a_input_auth_artifacts = "a2a/input-auth-artifacts.sse",
+    a2a_malformed = "a2a/malformed.sse",
+    a2a_message_and_rpc_error = "a2a/message-and-rpc-error.sse",
+    a2a_seed_failed_bare = "a2a/seed-failed-bare.sse",
+    a2a_seed_stream = "a2a/seed-stream.sse",
+    acp_malformed = "acp/malformed.sse",
+    acp_permission_flow = "acp/permission-flow.sse",
+    acp_seed_events = "acp/seed-events.sse",
+    unified_interrupted = "unified/interrupted.sse",
+    unified_malformed = "unified/malformed.sse",
+    unified_seed_events = "unified/seed-events.sse",
+    myagent_errors = "myagent/errors.jsonl",
+    myagent_malformed = "myagent/malformed.jsonl",
+    myagent_replay = "myagent/replay.jsonl",
+    myagent_seed_session = "myagent/seed-session.jsonl",
 }
 
 #[test]

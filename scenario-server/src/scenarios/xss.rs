@@ -114,6 +114,23 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
         fields! {"authId": auth, "userId": IMG},
     );
 
+    let [md, html, svg, data, set] = artifacts(ctx, &root, &call).await?;
+    let text = format!(
+        "Here is the summary {IMG} and {SCRIPT}.\n\nAlso {LINK} and <a href=\"javascript:alert(1)\">this</a>."
+    );
+    stream_text(ctx, &root, &text, 10, 20).await?;
+    ctx.emit("task-status", &root, fields! {"status": "completed"});
+    ctx.emit(
+        "task-complete",
+        &root,
+        fields! {"content": text, "artifacts": [md, html, svg, data, set]},
+    );
+    Ok(())
+}
+
+/// Hostile artifacts: markdown with a script in its name, an HTML page, an SVG with a script, a
+/// data artifact and a dataset full of markup; returns their ids.
+async fn artifacts(ctx: &mut Ctx, root: &str, call: &str) -> Result<[String; 5], Stop> {
     let md = ctx.id("artifact");
     File {
         artifact: &md,
@@ -123,10 +140,10 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
         chunks: split_chunks(MARKDOWN, 4),
         encoding: "utf-8",
         total_size: MARKDOWN.len(),
-        tool_call: Some(&call),
+        tool_call: Some(call),
         pace_ms: 50,
     }
-    .write(ctx, &root)
+    .write(ctx, root)
     .await?;
     let html = ctx.id("artifact");
     File {
@@ -140,7 +157,7 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
         tool_call: None,
         pace_ms: 50,
     }
-    .write(ctx, &root)
+    .write(ctx, root)
     .await?;
     let svg = ctx.id("artifact");
     File {
@@ -154,18 +171,18 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
         tool_call: None,
         pace_ms: 50,
     }
-    .write(ctx, &root)
+    .write(ctx, root)
     .await?;
     let data = ctx.id("artifact");
     ctx.emit(
         "data-write",
-        &root,
+        root,
         fields! {"artifactId": data, "name": IMG, "data": {"html": SCRIPT, "link": LINK, "nested": {"x": IMG}}, "metadata": {"version": 1}},
     );
     let set = ctx.id("artifact");
     ctx.emit(
         "dataset-write",
-        &root,
+        root,
         fields! {
             "artifactId": set, "rows": [{"name": IMG, "note": SCRIPT}, {"name": LINK, "note": "ok"}],
             "index": 0, "complete": true, "name": SCRIPT,
@@ -173,15 +190,5 @@ pub async fn run(ctx: &mut Ctx) -> Result<(), Stop> {
             "metadata": {"totalRows": 2, "batchSize": 2},
         },
     );
-    let text = format!(
-        "Here is the summary {IMG} and {SCRIPT}.\n\nAlso {LINK} and <a href=\"javascript:alert(1)\">this</a>."
-    );
-    stream_text(ctx, &root, &text, 10, 20).await?;
-    ctx.emit("task-status", &root, fields! {"status": "completed"});
-    ctx.emit(
-        "task-complete",
-        &root,
-        fields! {"content": text, "artifacts": [md, html, svg, data, set]},
-    );
-    Ok(())
+    Ok([md, html, svg, data, set])
 }

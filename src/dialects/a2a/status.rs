@@ -227,28 +227,7 @@ impl A2aDecoder {
             }
             None => (None, false, None, None),
         };
-        // Ended failed, rejected or canceled while waiting: nobody answered, the request
-        // expires with the task (as in protocol 000), no answer is inferred.
-        let unanswered = matches!(
-            state,
-            TaskState::Failed | TaskState::Rejected | TaskState::Canceled
-        );
-        if let Some(input_id) = open_input.filter(|_| !unanswered) {
-            let mut e = Obj::event("input-received", ctx, task);
-            e.str("inputId", &input_id)
-                .str("providedBy", "user")
-                .str("timestamp", &at.ts);
-            e.raw("metadata", r#"{"a2a":{"inferred":true}}"#);
-            sink.event(e.finish());
-        }
-        if let Some(auth_id) = open_auth.filter(|_| !unanswered) {
-            let mut e = Obj::event("auth-completed", ctx, task);
-            e.str("authId", &auth_id)
-                .str("userId", "user")
-                .str("timestamp", &at.ts);
-            e.raw("metadata", r#"{"a2a":{"inferred":true}}"#);
-            sink.event(e.finish());
-        }
+        infer_answers(ctx, task, state, open_input, open_auth, at, sink);
         // metadata: the event's own members, then what A2A says that 000 has no field for.
         let mut meta = Obj::new();
         meta.rest(members(ev_meta), &["a2a", "reason"]);
@@ -452,4 +431,39 @@ fn user_message(
     let mut e = Obj::event("message-upsert", context_id, task_id);
     e.obj("message", m).str("timestamp", &at.ts);
     sink.event(e.finish());
+}
+
+/// The open request of a task that moves on was answered (elsewhere): its `input-received` /
+/// `auth-completed`, inferred (`metadata.a2a.inferred`).
+fn infer_answers(
+    ctx: &str,
+    task: &str,
+    state: TaskState,
+    open_input: Option<String>,
+    open_auth: Option<String>,
+    at: &At,
+    sink: &mut Sink<'_>,
+) {
+    // Ended failed, rejected or canceled while waiting: nobody answered, the request
+    // expires with the task (as in protocol 000), no answer is inferred.
+    let unanswered = matches!(
+        state,
+        TaskState::Failed | TaskState::Rejected | TaskState::Canceled
+    );
+    if let Some(input_id) = open_input.filter(|_| !unanswered) {
+        let mut e = Obj::event("input-received", ctx, task);
+        e.str("inputId", &input_id)
+            .str("providedBy", "user")
+            .str("timestamp", &at.ts);
+        e.raw("metadata", r#"{"a2a":{"inferred":true}}"#);
+        sink.event(e.finish());
+    }
+    if let Some(auth_id) = open_auth.filter(|_| !unanswered) {
+        let mut e = Obj::event("auth-completed", ctx, task);
+        e.str("authId", &auth_id)
+            .str("userId", "user")
+            .str("timestamp", &at.ts);
+        e.raw("metadata", r#"{"a2a":{"inferred":true}}"#);
+        sink.event(e.finish());
+    }
 }
