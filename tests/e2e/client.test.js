@@ -518,12 +518,12 @@ export const tests = {
   },
 
   async the_posted_prompt_is_the_first_tasks_user_message(aw) {
-    // Protocol 000's run POST carries the user's message (SPEC: {contextId, message}).
-    const client = new aw.AgentClient({
+    // Protocol 000's run POST carries the user's message ({contextId, message}: docs/protocol-000.md).
+    const client = started(new aw.AgentClient({
       url: "/api/runs?scenario=quick&speed=0",
       method: "POST",
       body: { contextId: "ignored-by-the-server", message: { role: "user", content: "Run the quick scenario" } },
-    });
+    }));
     await until(() => ended(client), "end");
     const root = client.getSnapshot().roots[0];
     eq(root.messages.map((m) => [m.role, m.content]), [["user", "Run the quick scenario"]], "the user's message");

@@ -214,7 +214,7 @@ export const tests = {
 
   async worker_a_failed_answer_is_open_not_sending_and_can_be_retried(aw) {
     // The answer goes to an endpoint that does not exist: it fails in the Worker.
-    const client = new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=8&speed=0", endpoints: { input: "/api/nowhere/{inputId}" } });
+    const client = started(new aw.WorkerClient({ url: "/api/stream?scenario=main&seed=8&speed=0", endpoints: { input: "/api/nowhere/{inputId}" } }));
     await until(() => client.pendingInputs().length > 0, "the approval request");
     const id = client.pendingInputs()[0].id;
     const input = () => client.getSnapshot().pendingInputs.find((i) => i.id === id);
