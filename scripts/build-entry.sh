@@ -15,18 +15,21 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 log() { printf '[build-entry] %s\n' "$*"; }
 
 # The features of each entry. Every single-protocol entry leaves out Worker mode (its own entry,
-# counted apart) and the other dialects; `all` is `import "agentwire"` (every dialect and
-# auto-detection, no Worker mode); `worker` is the default build (today's package: everything).
+# counted apart) and the other dialects; the WebSocket transport is MyAgent's (`myagent` turns it
+# on), EventSource is kept where a dialect is read from a GET stream (000, A2A, A2A-ACP,
+# Unified; AG-UI and the AI SDK POST every run and refuse other transports); `all` is
+# `import "agentwire"` (every dialect and auto-detection, no Worker mode); `worker` is the
+# default build (today's package: everything).
 features_of() {
   case "$1" in
-    core) echo "eventsource,schema" ;;
-    a2a) echo "a2a,eventsource,schema" ;;
-    acp) echo "acp,eventsource,schema" ;;
-    unified) echo "unified,eventsource,schema" ;;
-    myagent) echo "myagent,schema" ;;
-    ag-ui) echo "ag-ui,schema" ;;
-    ai-sdk) echo "ai-sdk,schema" ;;
-    all) echo "a2a,acp,unified,myagent,ag-ui,ai-sdk,websocket,eventsource,schema" ;;
+    core) echo "eventsource" ;;
+    a2a) echo "a2a,eventsource" ;;
+    acp) echo "acp,eventsource" ;;
+    unified) echo "unified,eventsource" ;;
+    myagent) echo "myagent" ;;
+    ag-ui) echo "ag-ui" ;;
+    ai-sdk) echo "ai-sdk" ;;
+    all) echo "a2a,acp,unified,myagent,ag-ui,ai-sdk,websocket,eventsource" ;;
     worker) echo "default" ;;
     *) return 1 ;;
   esac

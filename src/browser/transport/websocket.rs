@@ -37,6 +37,17 @@ impl Drop for WsHandle {
     }
 }
 
+/// Sends a text frame on the open WebSocket (`invalid-state` when there is none).
+pub fn send_now(sh: &Shared, text: &str) -> Result<(), JsValue> {
+    let c = sh.conn.borrow();
+    match &c.ws {
+        Some(ws) if ws.socket.ready_state() == web_sys::WebSocket::OPEN => {
+            ws.socket.send_with_str(text)
+        }
+        _ => Err(js_error("invalid-state", "no open WebSocket to send on")),
+    }
+}
+
 /// Frames kept while the socket is down; one more is refused with `invalid-state`.
 pub const MAX_QUEUED_FRAMES: usize = 64;
 
