@@ -67,7 +67,7 @@ for entry in "$@"; do
   fi
   stage=$out.stage
   rm -rf "$stage" && mkdir -p "$stage/web"
-  cp target/wasm32-unknown-unknown/release/agentwire.wasm "$stage/input.wasm"
+  cp "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/agentwire.wasm" "$stage/input.wasm"
   wasm-bindgen --target bundler --out-dir "$stage" --out-name agentwire "$stage/input.wasm"
   wasm-bindgen --target web --out-dir "$stage/web" --out-name agentwire "$stage/input.wasm"
   "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/agentwire_bg.wasm" -o "$stage/agentwire_bg.wasm"
