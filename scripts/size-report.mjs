@@ -110,7 +110,6 @@ if (process.env.SIZE_REPORT === "brief") {
   console.log(`[build-pkg] package size: ${kb(total.gz)} gzip (${kb(total.raw)} raw: the wasm and its JavaScript glue)`);
   process.exit(0);
 }
-const entryFailures = process.argv.length > 2 ? [] : reportEntries();
 const n = (x) => x.toLocaleString("en-US").padStart(10);
 console.log(`size report ${"".padEnd(30)}${"raw".padStart(10)}${"gzip".padStart(11)}${"brotli".padStart(11)}`);
 const label = (f) => (f.length > 39 ? `…${f.slice(-38)}` : f);
@@ -124,6 +123,7 @@ console.log(`  gzip budget ${budget.toLocaleString("en-US")} B (SIZE_BUDGET_GZIP
 // What takes the space (sections, crates, modules, functions) is not cheap to compute (it re-runs
 // wasm-opt with names kept, ~15 s): scripts/size-breakdown.mjs does it on demand.
 console.log("  what takes the space: node scripts/size-breakdown.mjs (after this build)");
+const entryFailures = process.argv.length > 2 ? [] : reportEntries();
 if (total.gz > budget) {
   console.error(`size budget exceeded: ${total.gz} > ${budget} bytes gzip (wasm + JS glue)`);
   process.exit(1);
