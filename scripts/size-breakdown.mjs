@@ -1,6 +1,13 @@
 // What takes the space in the shipped wasm: sections, crates / agentwire modules, top functions.
 //
 //   bash scripts/build-pkg.sh && node scripts/size-breakdown.mjs [--top N] [--save FILE] [--base FILE]
+//   bash scripts/build-entry.sh core && node scripts/size-breakdown.mjs --entry core [...]
+//   node scripts/size-breakdown.mjs --entries [--top N]   (every entry in target/entries/, short)
+//
+// --entry NAME describes an entry of scripts/build-entry.sh (target/entries/NAME/input.wasm,
+// checked against target/entries/NAME/agentwire_bg.wasm) instead of the package in pkg/.
+// --entries prints, for every entry built, its totals, its largest modules and functions
+// (--top N, default 8 there), one block per entry.
 //
 // The shipped pkg/raw/agentwire_bg.wasm has no names. This script rebuilds it from the same input
 // (target/wasm32-unknown-unknown/release/agentwire.wasm, left by build-pkg.sh) with the same
@@ -22,7 +29,7 @@
 // --save FILE writes the groups and functions as JSON; --base FILE (an earlier --save) prints the
 // change of every group and of the functions that changed most, to measure a change before/after.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -33,11 +40,29 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
 };
+const entriesDir = path.join(root, "target/entries");
+if (args.includes("--entries")) {
+  // one short block per entry built, each by this script with --entry NAME --short
+  const n = opt("--top", "8");
+  const list = existsSync(entriesDir)
+    ? readdirSync(entriesDir).filter((e) => existsSync(path.join(entriesDir, e, "input.wasm"))).sort()
+    : [];
+  if (!list.length) console.log("no entry built: bash scripts/build-entry.sh every");
+  for (const e of list) {
+    execFileSync(process.execPath, [new URL(import.meta.url).pathname, "--entry", e, "--short", "--top", n],
+      { stdio: "inherit" });
+  }
+  process.exit(0);
+}
+const entry = opt("--entry", null);
+const short = args.includes("--short");
 const top = Number(opt("--top", 25));
 const save = opt("--save", null);
 const base = opt("--base", null);
-const input = opt("--wasm", path.join(root, "target/wasm32-unknown-unknown/release/agentwire.wasm"));
-const shipped = opt("--shipped", path.join(root, "pkg/raw/agentwire_bg.wasm"));
+const input = opt("--wasm", entry ? path.join(entriesDir, entry, "input.wasm")
+  : path.join(root, "target/wasm32-unknown-unknown/release/agentwire.wasm"));
+const shipped = opt("--shipped", entry ? path.join(entriesDir, entry, "agentwire_bg.wasm")
+  : path.join(root, "pkg/raw/agentwire_bg.wasm"));
 
 // --- the named build: the steps of scripts/build-pkg.sh, wasm-opt flags read from that script
 const buildScript = readFileSync(path.join(root, "scripts/build-pkg.sh"), "utf8");
@@ -48,7 +73,7 @@ const arrayOf = (name) => {
 };
 const optFlags = [...arrayOf("opt_flags"), ...arrayOf("features")];
 if (!existsSync(input)) {
-  console.error(`${input} is missing: run bash scripts/build-pkg.sh first`);
+  console.error(`${input} is missing: run bash scripts/${entry ? `build-entry.sh ${entry}` : "build-pkg.sh"} first`);
   process.exit(1);
 }
 const work = mkdtempSync(path.join(tmpdir(), "aw-size-"));
@@ -200,6 +225,12 @@ const fmt = (x) => x.toLocaleString("en-US");
 const col = (x, w = 10) => fmt(x).padStart(w);
 const pct = (x, t) => `${((100 * x) / t).toFixed(1)}%`.padStart(7);
 const wasmRaw = named.length - secs.filter((s) => s.id === 0).reduce((a, s) => a + s.size, 0);
+if (entry) {
+  const feats = existsSync(path.join(entriesDir, entry, "entry.json"))
+    ? JSON.parse(readFileSync(path.join(entriesDir, entry, "entry.json"), "utf8")).features : "?";
+  const ship = existsSync(shipped) ? readFileSync(shipped) : null;
+  console.log(`${short ? "\n" : ""}== entry ${entry} (features ${feats})${ship ? `: shipped wasm ${fmt(ship.length)} B raw, ${fmt(gz(ship))} B gzip` : ""}`);
+}
 console.log(`wasm (no custom sections) ${fmt(wasmRaw)} B; code ${fmt(code.size)} B (${funcs.length} functions, gzip alone ${fmt(codeGz)}); data ${fmt(data.size)} B (gzip alone ${fmt(gz(data.bytes))})`);
 if (existsSync(shipped)) {
   const ship = sections(readFileSync(shipped));
@@ -211,8 +242,8 @@ if (existsSync(shipped)) {
     ? `code and data sections identical to ${path.relative(root, shipped)}`
     : `WARNING: code/data differ from ${path.relative(root, shipped)} (stale pkg/? run scripts/build-pkg.sh): the breakdown describes ${path.relative(root, input)}`);
 }
-console.log("\nsections                       raw      gzip (each alone)");
-for (const s of secs.filter((s) => s.id !== 0 || s.name !== "name")) {
+if (!short) console.log("\nsections                       raw      gzip (each alone)");
+if (!short) for (const s of secs.filter((s) => s.id !== 0 || s.name !== "name")) {
   console.log(`  ${(SECTION[s.id] + (s.name ? ` ${s.name}` : "")).padEnd(24)}${col(s.size)}${col(gz(s.bytes))}`);
 }
 console.log(`  data: text ${fmt(text)} B, tables/constants/padding ${fmt(data.size - text)} B`);
@@ -227,8 +258,8 @@ const table = (title, list, n) => {
     console.log(`  ${`(${rest.length} more)`.padEnd(38)}${col(rest.reduce((a, g) => a + g.raw, 0))}${pct(rest.reduce((a, g) => a + g.raw, 0), code.size)}${col(rest.reduce((a, g) => a + g.gz, 0), 9)}`);
   }
 };
-table("by crate", byCrate, 20);
-table("by module (agentwire) / crate", byModule, 40);
+if (!short) table("by crate", byCrate, 20);
+table("by module (agentwire) / crate", byModule, short ? top : 40);
 const topFuncs = [...funcs].sort((a, b) => b.size - a.size);
 console.log(`\ntop ${top} functions${"raw".padStart(60)}  owner`);
 for (const f of topFuncs.slice(0, top)) {

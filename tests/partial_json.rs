@@ -138,6 +138,15 @@ fn merge_objects_matches_the_ai_sdk() {
 
 #[test]
 fn merge_objects_documented_behavior() {
+    // JavaScript's property order: array indices ascending first, then the other keys in
+    // insertion order ("01" and "4294967295" are not indices).
+    assert_eq!(
+        merge_objects(
+            &ok(r#"{"b":1,"10":1,"a":1,"2":1,"01":1}"#),
+            &ok(r#"{"4294967295":2,"0":2,"b":2,"4294967294":2}"#)
+        ),
+        ok(r#"{"0":2,"2":1,"10":1,"4294967294":2,"b":2,"a":1,"01":1,"4294967295":2}"#)
+    );
     // Deep merge of nested objects; overrides win.
     assert_eq!(
         merge_objects(

@@ -350,8 +350,25 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
     let transport = match opt_string(o, "transport")?.as_deref() {
         None if dialect == DialectChoice::Fixed(Dialect::MyAgent) => TransportKind::WebSocket,
         None | Some("fetch") => TransportKind::Fetch,
+        #[cfg(feature = "eventsource")]
         Some("eventsource") => TransportKind::EventSource,
+        #[cfg(feature = "websocket")]
         Some("websocket") => TransportKind::WebSocket,
+        // A build without that transport (an entry of one protocol): said at once.
+        #[cfg(not(feature = "eventsource"))]
+        Some("eventsource") => {
+            return Err(js_error(
+                "invalid-argument",
+                transport::eventsource::UNAVAILABLE,
+            ))
+        }
+        #[cfg(not(feature = "websocket"))]
+        Some("websocket") => {
+            return Err(js_error(
+                "invalid-argument",
+                transport::websocket::UNAVAILABLE,
+            ))
+        }
         Some("manual") => TransportKind::Manual,
         Some(other) => {
             return Err(js_error(
@@ -909,13 +926,7 @@ impl ClientInner {
 
     /// Sends a text frame on the open WebSocket.
     fn send_frame(&self, text: &str) -> Result<(), JsValue> {
-        let c = self.shared.conn.borrow();
-        match &c.ws {
-            Some(ws) if ws.socket.ready_state() == web_sys::WebSocket::OPEN => {
-                ws.socket.send_with_str(text)
-            }
-            _ => Err(js_error("invalid-state", "no open WebSocket to send on")),
-        }
+        transport::websocket::send_now(&self.shared, text)
     }
 
     /// Sends `body` (JSON text) for `t` through the responder or an HTTP POST (protocol 000),
@@ -1810,6 +1821,7 @@ impl Drop for AgentClient {
     }
 }
 
+#[cfg(feature = "worker")]
 impl AgentClient {
     /// The store this client feeds (Worker mode: `worker_host` attaches its sink and hooks).
     pub(crate) fn store_handle(&self) -> AgentStore {

@@ -27,7 +27,9 @@ pub mod iter;
 pub mod panic;
 pub mod store;
 pub mod transport;
+#[cfg(feature = "worker")]
 pub mod worker;
+#[cfg(feature = "worker")]
 pub mod worker_host;
 
 use wasm_bindgen::prelude::*;

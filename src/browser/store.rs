@@ -947,6 +947,7 @@ impl AgentStore {
         self.apply_delivering(|session, observe| session.push_json(text, observe))
     }
 
+    #[cfg(feature = "websocket")]
     /// Records a WebSocket frame dropped for being over `maxEventBytes` (a diagnostic).
     pub(crate) fn frame_too_large(&self, bytes: usize) -> Result<(), JsValue> {
         self.update(|inner| inner.session.frame_too_large(bytes))
@@ -1006,6 +1007,7 @@ impl AgentStore {
         self.subscribe_fn(f, HandlerFilter::Full(Box::new(filter)))
     }
 
+    #[cfg(feature = "worker")]
     /// Worker mode: events passing `filter` (a kind pattern when `kind` is given) are written
     /// to the sink under `sink_id` instead of being delivered in this thread. Returns the handler
     /// id for [`AgentStore::remove_sink`].
@@ -1023,6 +1025,7 @@ impl AgentStore {
         Ok(self.borrow_mut()?.add_handler(filter, None, sink_id))
     }
 
+    #[cfg(feature = "worker")]
     /// Removes a sink handler added by [`AgentStore::add_sink`].
     pub(crate) fn remove_sink(&self, handler_id: u32) {
         if let Ok(mut i) = self.inner.try_borrow_mut() {
@@ -1030,6 +1033,7 @@ impl AgentStore {
         }
     }
 
+    #[cfg(feature = "worker")]
     /// Takes the sink's events: the `e` array's elements, comma-separated (no brackets), as
     /// described at [`Sink`].
     pub(crate) fn take_sink(&self) -> String {
@@ -1039,17 +1043,20 @@ impl AgentStore {
             .unwrap_or_default()
     }
 
+    #[cfg(feature = "worker")]
     /// Bytes of sink events waiting to be taken.
     pub(crate) fn sink_len(&self) -> usize {
         self.inner.try_borrow().map(|i| i.sink.len()).unwrap_or(0)
     }
 
+    #[cfg(feature = "worker")]
     /// Calls `hook` (outside any borrow) after every change of visible state or new sink events.
     pub(crate) fn add_change_hook(&self, hook: Rc<dyn Fn()>) -> Result<(), JsValue> {
         self.borrow_mut()?.change_hooks.push(hook);
         Ok(())
     }
 
+    #[cfg(feature = "worker")]
     /// The visible version (changes exactly when visible state changed).
     pub(crate) fn visible_version(&self) -> u64 {
         self.inner

@@ -69,7 +69,9 @@ pub fn join(url: &str, path: &str) -> String {
         return url.to_owned();
     }
     let cut = url.find(['?', '#']).unwrap_or(url.len());
-    let (base, rest) = url.split_at(cut);
+    // `split_at_checked`: `cut` is a char boundary (from `find`), and this way no panic path
+    // (core's slice_error_fail, which formats chars and ranges: ~2 KB) is linked in.
+    let (base, rest) = url.split_at_checked(cut).unwrap_or((url, ""));
     format!("{}{path}{rest}", base.trim_end_matches('/'))
 }
 

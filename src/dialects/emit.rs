@@ -421,7 +421,9 @@ pub(crate) fn redacted(v: &Value<'_>, depth: usize) -> crate::json::OwnedValue {
                 .iter()
                 .map(|(k, x)| {
                     let lower = k.to_ascii_lowercase();
-                    let hidden = SENSITIVE.iter().any(|s| lower.contains(s));
+                    let hidden = SENSITIVE
+                        .iter()
+                        .any(|s| crate::json::contains_str(&lower, s));
                     let val = if hidden {
                         Value::String("[redacted]".into())
                     } else {

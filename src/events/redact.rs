@@ -104,7 +104,7 @@ impl Redactor {
             if b.get(j) != Some(&b':') {
                 // A value. Escaped quotes in it may be JSON text in a string: redact inside.
                 let token = text.get(i..end).unwrap_or("");
-                if depth < MAX_EMBEDDED_DEPTH && token.contains("\\\"") {
+                if depth < MAX_EMBEDDED_DEPTH && crate::json::contains_str(token, "\\\"") {
                     if let Some(inner) = self.redact_embedded(token, depth) {
                         let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
                         o.push_str(text.get(copied..i).unwrap_or(""));

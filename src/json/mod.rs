@@ -149,6 +149,32 @@ impl fmt::Display for Value<'_> {
     }
 }
 
+/// The byte offset of the first `needle` in `hay` (`str::find` with a `&str` pattern), without
+/// core's two-way substring searcher: its panic path formats chars with `Debug`, which links
+/// the Unicode printable and grapheme tables (about 4 KB gzip of the wasm). The needles here are
+/// short literals: a candidate per occurrence of the first byte, checked in place. A match is a
+/// char boundary (a UTF-8 text never starts with a continuation byte).
+pub fn find_str(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else {
+        return Some(0);
+    };
+    let mut i = 0;
+    while let Some(at) = h.get(i..).and_then(|t| memchr::memchr(first, t)) {
+        let s = i + at;
+        if h.get(s..s + n.len()) == Some(n) {
+            return Some(s);
+        }
+        i = s + 1;
+    }
+    None
+}
+
+/// Whether `hay` contains `needle` (see [`find_str`]).
+pub fn contains_str(hay: &str, needle: &str) -> bool {
+    find_str(hay, needle).is_some()
+}
+
 /// `s` quoted as a JSON string, for messages: `format!("{}", Quoted(s))` writes `"a\"b"`.
 ///
 /// Used instead of `{:?}` on strings, whose escaping needs Unicode tables (~10 KB of the wasm):

@@ -282,3 +282,34 @@ fn integers_are_written_as_display_does() {
         assert_eq!(n, format!("{}", x as i64), "{x}");
     }
 }
+
+#[test]
+fn find_str_agrees_with_str_find() {
+    let hays = [
+        "",
+        "a",
+        "aaab",
+        "xx\\\"yy",
+        "héllo \"key\": 1",
+        "application/json; charset=utf-8",
+        "ééé",
+    ];
+    let needles = [
+        "",
+        "a",
+        "aab",
+        "\\\"",
+        "\"key\"",
+        "application/json",
+        "é",
+        "éé",
+        "zz",
+        "aaaaab",
+    ];
+    for h in hays {
+        for n in needles {
+            assert_eq!(find_str(h, n), h.find(n), "{h:?} / {n:?}");
+            assert_eq!(contains_str(h, n), h.contains(n), "{h:?} / {n:?}");
+        }
+    }
+}

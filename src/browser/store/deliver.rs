@@ -181,6 +181,7 @@ impl Sink {
         self.text.len()
     }
 
+    #[cfg(feature = "worker")]
     /// The elements so far (no brackets); the next event starts a new run.
     pub fn take(&mut self) -> String {
         self.ids.clear();

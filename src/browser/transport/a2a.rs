@@ -77,7 +77,7 @@ pub fn resubscribe(sh: &Shared) -> Option<Req> {
 /// into the stream: the run ends as the server ended it (its open requests expire). `true` when
 /// that reply went in.
 pub async fn read_ended_task(sh: &Shared, refusal: &str) -> bool {
-    if !refusal.contains("UNSUPPORTED_OPERATION") {
+    if !crate::json::contains_str(refusal, "UNSUPPORTED_OPERATION") {
         return false;
     }
     let last = sh

@@ -24,7 +24,9 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-type Listener = Closure<dyn FnMut(web_sys::Event)>;
+/// Every listener takes a `JsValue` (one closure type with `Closure<dyn FnMut(JsValue)>` of the
+/// rest of the glue: each distinct type costs its own wasm and JS shims).
+type Listener = Closure<dyn FnMut(JsValue)>;
 
 /// An open `EventSource` and the listeners added to it; dropping it closes the source and
 /// removes every listener.
@@ -106,7 +108,7 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
         let w = weak.clone();
         let t = tries.clone();
         let event_type = name.clone();
-        let cb: Listener = Closure::new(move |e: web_sys::Event| {
+        let cb: Listener = Closure::new(move |e: JsValue| {
             let Some(sh) = w.upgrade() else { return };
             let Some(m) = e.dyn_ref::<web_sys::MessageEvent>() else {
                 return;
@@ -121,7 +123,7 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
     let w = weak.clone();
     h.add(
         "open",
-        Closure::new(move |_e: web_sys::Event| {
+        Closure::new(move |_e: JsValue| {
             if let Some(sh) = w.upgrade() {
                 sh.set_state(OPEN, "receiving", None);
             }
@@ -130,9 +132,10 @@ fn open_inner(sh: &Rc<Shared>) -> Result<EsHandle, String> {
     let w = weak;
     h.add(
         "error",
-        Closure::new(move |e: web_sys::Event| {
+        Closure::new(move |e: JsValue| {
             let Some(sh) = w.upgrade() else { return };
             let closed = e
+                .unchecked_ref::<web_sys::Event>()
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::EventSource>().ok())
                 .is_some_and(|s| s.ready_state() == web_sys::EventSource::CLOSED);

@@ -737,7 +737,7 @@ pub(super) async fn http_error(resp: &web_sys::Response) -> JsValue {
         .ok()
         .flatten()
         .unwrap_or_default();
-    if ct.contains("application/json") {
+    if crate::json::contains_str(&ct, "application/json") {
         if let Ok(p) = js_sys::JSON::parse(&text) {
             let _ = js_sys::Reflect::set(&e, &"payload".into(), &p);
         }

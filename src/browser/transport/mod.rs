@@ -32,14 +32,22 @@ pub mod ai_sdk;
 #[cfg(not(feature = "ai-sdk"))]
 #[path = "ai_sdk_off.rs"]
 pub mod ai_sdk;
+#[cfg(feature = "eventsource")]
+pub mod eventsource;
+#[cfg(not(feature = "eventsource"))]
+#[path = "eventsource_off.rs"]
 pub mod eventsource;
 pub mod fetch;
 #[cfg(feature = "myagent")]
 pub mod myagent;
-#[cfg(not(feature = "myagent"))]
+#[cfg(all(feature = "websocket", not(feature = "myagent")))]
 #[path = "myagent_off.rs"]
 pub mod myagent;
 pub mod rpc;
+#[cfg(feature = "websocket")]
+pub mod websocket;
+#[cfg(not(feature = "websocket"))]
+#[path = "websocket_off.rs"]
 pub mod websocket;
 
 use super::global::{now_ms, report_error, Wait};

@@ -23,8 +23,9 @@ use wasm_bindgen_futures::JsFuture;
 pub struct WsHandle {
     /// The socket (for `send`).
     pub socket: web_sys::WebSocket,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_open: Closure<dyn FnMut(web_sys::Event)>,
+    // `JsValue` arguments: one closure type with the rest of the glue (each type has its shims).
+    _on_message: Closure<dyn FnMut(JsValue)>,
+    _on_open: Closure<dyn FnMut(JsValue)>,
 }
 
 impl Drop for WsHandle {
@@ -34,6 +35,17 @@ impl Drop for WsHandle {
         // onclose stays: it is the resolve function of the loop's wait (no closure), and the
         // close event ends that wait.
         let _ = self.socket.close();
+    }
+}
+
+/// Sends a text frame on the open WebSocket (`invalid-state` when there is none).
+pub fn send_now(sh: &Shared, text: &str) -> Result<(), JsValue> {
+    let c = sh.conn.borrow();
+    match &c.ws {
+        Some(ws) if ws.socket.ready_state() == web_sys::WebSocket::OPEN => {
+            ws.socket.send_with_str(text)
+        }
+        _ => Err(js_error("invalid-state", "no open WebSocket to send on")),
     }
 }
 
@@ -178,86 +190,84 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let w = weak.clone();
     let hl = hello.clone();
     let sock = socket.clone();
-    let on_message: Closure<dyn FnMut(web_sys::MessageEvent)> =
-        Closure::new(move |m: web_sys::MessageEvent| {
-            let Some(sh) = w.upgrade() else { return };
-            let data = m.data();
-            // maxEventBytes bounds a frame too: a larger one is dropped before it is copied
-            // into wasm memory (a string's UTF-16 length is a lower bound of its UTF-8 size).
-            let max = sh
-                .store
-                .with_session(|s| s.max_event_bytes())
-                .unwrap_or(usize::MAX);
-            // A dropped frame keeps its first and last characters (MyAgent: a dropped final
-            // answer ends its turn, see `myagent::oversized`).
-            const ENDS: u32 = 512;
-            let text = if let Some(s) = data.dyn_ref::<js_sys::JsString>() {
-                let units = s.length() as usize;
-                let t = (units <= max).then(|| String::from(s));
-                let ends = || {
-                    let n = s.length();
-                    (
-                        String::from(s.slice(0, ENDS.min(n))),
-                        String::from(s.slice(n.saturating_sub(ENDS), n)),
-                    )
-                };
-                match t {
-                    Some(t) if t.len() <= max => Ok(t),
-                    Some(t) => Err((t.len(), ends())),
-                    None => Err((units, ends())),
-                }
-            } else {
-                match data.dyn_into::<js_sys::ArrayBuffer>() {
-                    Ok(buf) if buf.byte_length() as usize > max => {
-                        let n = buf.byte_length();
-                        let part = |from: u32, len: u32| {
-                            let b = js_sys::Uint8Array::new_with_byte_offset_and_length(
-                                &buf, from, len,
-                            );
-                            String::from_utf8_lossy(&b.to_vec()).into_owned()
-                        };
-                        let k = ENDS.min(n);
-                        Err((n as usize, (part(0, k), part(n - k, k))))
-                    }
-                    Ok(buf) => Ok(
-                        String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec())
-                            .into_owned(),
-                    ),
-                    Err(_) => return,
-                }
+    let on_message: Closure<dyn FnMut(JsValue)> = Closure::new(move |m: JsValue| {
+        let m: web_sys::MessageEvent = m.unchecked_into();
+        let Some(sh) = w.upgrade() else { return };
+        let data = m.data();
+        // maxEventBytes bounds a frame too: a larger one is dropped before it is copied
+        // into wasm memory (a string's UTF-16 length is a lower bound of its UTF-8 size).
+        let max = sh
+            .store
+            .with_session(|s| s.max_event_bytes())
+            .unwrap_or(usize::MAX);
+        // A dropped frame keeps its first and last characters (MyAgent: a dropped final
+        // answer ends its turn, see `myagent::oversized`).
+        const ENDS: u32 = 512;
+        let text = if let Some(s) = data.dyn_ref::<js_sys::JsString>() {
+            let units = s.length() as usize;
+            let t = (units <= max).then(|| String::from(s));
+            let ends = || {
+                let n = s.length();
+                (
+                    String::from(s.slice(0, ENDS.min(n))),
+                    String::from(s.slice(n.saturating_sub(ENDS), n)),
+                )
             };
-            d.set(true);
-            if let Ok(mut c) = sh.conn.try_borrow_mut() {
-                c.last_bytes_ms = monotonic_ms();
+            match t {
+                Some(t) if t.len() <= max => Ok(t),
+                Some(t) => Err((t.len(), ends())),
+                None => Err((units, ends())),
             }
-            let text = match text {
-                Ok(t) => t,
-                Err((bytes, (head, tail))) => {
-                    let _ = sh.store.frame_too_large(bytes);
-                    if myagent {
-                        myagent::oversized(&sh, bytes, &head, &tail);
-                    }
-                    return;
+        } else {
+            match data.dyn_into::<js_sys::ArrayBuffer>() {
+                Ok(buf) if buf.byte_length() as usize > max => {
+                    let n = buf.byte_length();
+                    let part = |from: u32, len: u32| {
+                        let b =
+                            js_sys::Uint8Array::new_with_byte_offset_and_length(&buf, from, len);
+                        String::from_utf8_lossy(&b.to_vec()).into_owned()
+                    };
+                    let k = ENDS.min(n);
+                    Err((n as usize, (part(0, k), part(n - k, k))))
                 }
-            };
-            let _ = sh.push(&text);
-            if myagent && myagent::session_lost(&sh).is_some() {
-                // The server forgot the session: nothing more comes for this client (the
-                // loop ends the connection `failed` once this socket closed).
-                let _ = sock.close_with_code_and_reason(1000, "session lost");
+                Ok(buf) => Ok(
+                    String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec()).into_owned(),
+                ),
+                Err(_) => return,
+            }
+        };
+        d.set(true);
+        if let Ok(mut c) = sh.conn.try_borrow_mut() {
+            c.last_bytes_ms = monotonic_ms();
+        }
+        let text = match text {
+            Ok(t) => t,
+            Err((bytes, (head, tail))) => {
+                let _ = sh.store.frame_too_large(bytes);
+                if myagent {
+                    myagent::oversized(&sh, bytes, &head, &tail);
+                }
                 return;
             }
-            if myagent {
-                myagent::hello(&sh, &sock, &hl);
-                myagent::first_message(&sh, &sock, &hl);
-                myagent::ack(&sh, &sock, ACK_EVERY);
-            }
-        });
+        };
+        let _ = sh.push(&text);
+        if myagent && myagent::session_lost(&sh).is_some() {
+            // The server forgot the session: nothing more comes for this client (the
+            // loop ends the connection `failed` once this socket closed).
+            let _ = sock.close_with_code_and_reason(1000, "session lost");
+            return;
+        }
+        if myagent {
+            myagent::hello(&sh, &sock, &hl);
+            myagent::first_message(&sh, &sock, &hl);
+            myagent::ack(&sh, &sock, ACK_EVERY);
+        }
+    });
     socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let w = weak.clone();
     let hl = hello.clone();
     let sock = socket.clone();
-    let on_open: Closure<dyn FnMut(web_sys::Event)> = Closure::new(move |_e: web_sys::Event| {
+    let on_open: Closure<dyn FnMut(JsValue)> = Closure::new(move |_e: JsValue| {
         if let Some(sh) = w.upgrade() {
             if let Ok(mut c) = sh.conn.try_borrow_mut() {
                 c.last_bytes_ms = monotonic_ms();

@@ -138,7 +138,8 @@ pub fn request_body(
 /// appended before any `?query` or `#hash` of `api` (`http-chat-transport.ts`).
 pub fn resume_url(api: &str, chat: &str) -> String {
     let cut = api.find(['?', '#']).unwrap_or(api.len());
-    let (path, rest) = api.split_at(cut);
+    // split_at_checked: no panic path (core's slice_error_fail formats chars: ~4 KB gzip).
+    let (path, rest) = api.split_at_checked(cut).unwrap_or((api, ""));
     let mut out = path.trim_end_matches('/').to_owned();
     out.push('/');
     for b in chat.bytes() {

@@ -41,7 +41,7 @@ pub fn oversized_stand_in(bytes: usize, limit: usize, head: &str, tail: &str) ->
 
 /// The string value of `"key": "…"` in a fragment of JSON text (no escapes in the value).
 fn scan_str<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    let at = text.find(&format!("\"{key}\""))? + key.len() + 2;
+    let at = crate::json::find_str(text, &format!("\"{key}\""))? + key.len() + 2;
     let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
     let rest = rest.strip_prefix('"')?;
     let end = rest.find('"')?;
@@ -51,7 +51,7 @@ fn scan_str<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 
 /// The non-negative integer of `"key": N` in a fragment of JSON text.
 fn scan_num(text: &str, key: &str) -> Option<u64> {
-    let at = text.find(&format!("\"{key}\""))? + key.len() + 2;
+    let at = crate::json::find_str(text, &format!("\"{key}\""))? + key.len() + 2;
     let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
     let end = rest
         .find(|c: char| !c.is_ascii_digit())

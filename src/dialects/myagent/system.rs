@@ -33,7 +33,7 @@ impl MyAgentDecoder {
                     format!("system error {code}: {msg}"),
                     "$.content",
                 );
-                if code.contains("SESSION_NOT_FOUND") {
+                if crate::json::contains_str(code, "SESSION_NOT_FOUND") {
                     self.session_not_found(cx, code, msg, sink);
                 }
             }
