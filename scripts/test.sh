@@ -5,7 +5,8 @@
 #   fail), native tests, fuzz smoke (5 s per target), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, the docs check (scripts/docs-check.mjs), browser tests (headless Chromium against
 #   the scenario server), the adapter example apps (React/Vue/Svelte built with Vite from the
-#   packed package, in Chromium), Node smoke test of the built package, bundler smoke test
+#   packed package, in Chromium), the protocol entries (agentwire/core, /a2a, ... each loaded with
+#   no bundler in Chromium and run against the scenario server), Node smoke test of the built package, bundler smoke test
 #   (esbuild, Node import, Vite dev server).
 # Ends with a summary: time and test counts per layer. A step that did not do its work says
 # SKIPPED there (with why), never `ok`. Logs: target/test-logs/. Works unattended (no stdin);
@@ -92,6 +93,7 @@ fuzz_counts() {
 docs_counts() { tail -1 "$logs/docs.log" | sed 's/^docs check ok: //'; }
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
 examples_counts() { grep '^examples:' "$logs/examples.log" | tail -1 | sed 's/^examples: //'; }
+entries_counts() { printf '%s; bundlers %s' "$(grep '^entries:' "$logs/entries.log" | tail -1 | sed 's/^entries: //')" "$(grep '^bundlers:' "$logs/entries.log" | tail -1 | sed 's/^bundlers: //')"; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
 step "cargo fmt --all --check"                    none            cargo fmt --all --check
@@ -108,6 +110,7 @@ step "browser tests (headless Chromium)"          browser_counts  logged browser
 step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
 step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
+step "protocol entries (agentwire/core, ...)"     entries_counts  logged entries bash scripts/entries-e2e.sh
 step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
 step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary

@@ -238,15 +238,26 @@ fn read_session(o: &JsValue) -> Result<(Option<String>, Option<String>), JsValue
 fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
     match opt_string(o, "dialect")? {
         None => Ok(DialectChoice::Auto),
-        Some(name) => DialectChoice::parse(&name).ok_or_else(|| {
-            js_error(
+        Some(name) => match DialectChoice::parse(&name) {
+            // A protocol's own entry (agentwire/core, agentwire/a2a, ...) is built without the
+            // other dialects: say so when the client is created, not as a stream of diagnostics.
+            Some(DialectChoice::Fixed(d)) if !d.is_available() => Err(js_error(
+                "invalid-argument",
+                &format!(
+                    "options.dialect {}: this entry is built without it; import \"agentwire\" (every protocol) or \"agentwire/{}\"",
+                    crate::json::Quoted(&name),
+                    d.as_str()
+                ),
+            )),
+            Some(choice) => Ok(choice),
+            None => Err(js_error(
                 "invalid-argument",
                 &format!(
                     "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent, ag-ui or ai-sdk",
                     crate::json::Quoted(&name)
                 ),
-            )
-        }),
+            )),
+        },
     }
 }
 
