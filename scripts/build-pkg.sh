@@ -129,6 +129,17 @@ else
     printf 'export * from "../types/entry.js";\n' > "$d/index.d.ts"
   done
   node scripts/build-adapters.mjs "$stage"   # agentwire/react, /vue, /svelte (ts/adapters/) into adapters/
+  # The adapters over each protocol's entry (agentwire/<entry>/react, /vue, /svelte): the same
+  # adapter with its "agentwire" import being that entry, so an app on agentwire/ai-sdk that uses
+  # useAgent loads the ai-sdk wasm alone; the declarations are the adapters' own.
+  for e in "${protocol_entries[@]}"; do
+    for f in react vue svelte; do
+      "$esbuild" "ts/adapters/$f.ts" --bundle --format=esm --target=es2022 --minify-whitespace --minify-syntax \
+        --log-level=warning --alias:agentwire=./index.js --external:./index.js --external:react --external:vue \
+        --external:svelte '--external:svelte/*' --outfile="$stage/$e/$f.js"
+      printf 'export * from "../adapters/%s.js";\n' "$f" > "$stage/$e/$f.d.ts"
+    done
+  done
   cp pkg-template/README.md "$stage/README.md"
   cp LICENSE-MIT LICENSE-APACHE "$stage/"   # the package.json's "MIT OR Apache-2.0", with its texts
   # package.json: the template with the crate's version; every generated file must be listed in `files`.
