@@ -141,6 +141,18 @@ impl DialectHook for Translator {
             position,
         };
         for step in self.out.steps.iter() {
+            if let Step::MessageDelta(i) = step {
+                // The event its JSON text decodes to, with no diagnostic (see `Step`).
+                if let Some(parts) = self.out.deltas.get(*i) {
+                    let meta = EventMeta {
+                        event_id,
+                        position,
+                        raw: data,
+                    };
+                    on(Item::Event(&parts.event(), meta));
+                }
+                continue;
+            }
             let Step::Event(json) = step else { continue };
             diags.clear();
             let decoded = decode_event(json, &cx, diags);
@@ -238,8 +250,28 @@ fn apply(
         event_id,
         position,
     };
-    for step in out.steps.drain(..) {
+    let Output { steps, deltas, .. } = out;
+    for step in steps.drain(..) {
         match step {
+            Step::MessageDelta(i) => {
+                // The event its JSON text decodes to, with no diagnostic (see `Step`).
+                let Some(parts) = deltas.get(i) else { continue };
+                let ev = parts.event();
+                let json;
+                let meta = EventMeta {
+                    event_id,
+                    position,
+                    raw: if raw.is_empty() {
+                        json = parts.json();
+                        &json
+                    } else {
+                        raw
+                    },
+                };
+                if store.apply(&ev, &meta) {
+                    observe(&ev, &meta, store);
+                }
+            }
             Step::Event(json) => {
                 let decoded = decode_event(&json, &cx, diags);
                 for mut d in diags.drain(..) {

@@ -34,7 +34,6 @@ use super::emit::{as_count, get_str, Clock, Obj, Sink};
 use super::table::Table;
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
-use text::delta_json;
 
 /// Ids remembered per table before the oldest are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -227,8 +226,15 @@ impl AgUiDecoder {
         if !schema::check(ty, v, sink) {
             return;
         }
-        let own_ts = as_count(v.get("timestamp")).map(|ms| super::emit::iso_from_ms(ms as i64));
-        let ts = clock.stamp(own_ts.as_deref());
+        let mut iso = [0; 24];
+        let stamped;
+        let ts: &str = match as_count(v.get("timestamp")) {
+            Some(ms) => clock.stamp_ms(ms as i64, &mut iso),
+            None => {
+                stamped = clock.stamp(None);
+                &stamped
+            }
+        };
         if let Some(legacy) = self.legacy_type(ty) {
             return self.decode_legacy(legacy, v, &ts, sink);
         }
@@ -323,18 +329,20 @@ impl AgUiDecoder {
         if self.lanes.contains(e.owner.unwrap_or_default()) {
             return false;
         }
-        let task = match self.messages.get(e.message_id) {
+        match self.messages.get(e.message_id) {
             Some(m)
-                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner =>
-            {
-                m.task.clone()
-            }
+                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner => {}
             _ => return false,
-        };
-        let ts = clock.stamp(Some(&super::emit::iso_from_ms(e.timestamp_ms as i64)));
+        }
+        let mut iso = [0; 24];
+        let ts = clock.stamp_ms(e.timestamp_ms as i64, &mut iso);
         let delta = self.joined_delta(e.message_id, &e.delta, sink.raw);
         let thread = self.thread.as_deref().unwrap_or_default();
-        sink.event(delta_json(thread, &task, e.message_id, &delta, &ts));
+        let task = self
+            .messages
+            .get(e.message_id)
+            .map_or("", |m| m.task.as_str());
+        sink.message_delta(thread, task, e.message_id, &delta, ts);
         self.bound();
         true
     }
