@@ -93,6 +93,19 @@ impl DialectHook for Translator {
         diags: &mut Vec<Diagnostic>,
         observe: &mut Observer<'_>,
     ) -> bool {
+        // What needs no JSON text in between (see `DialectDecoder::direct`).
+        let mut iso = [0; 24];
+        if let Some(ev) = self.decoder.direct(data, &mut iso) {
+            let meta = EventMeta {
+                event_id,
+                position,
+                raw: data,
+            };
+            if store.apply(&ev, &meta) {
+                observe(&ev, &meta, store);
+            }
+            return true;
+        }
         match self.decoder.decode(data, event_id, position, &mut self.out) {
             Route::Canonical => false,
             Route::Translated => {

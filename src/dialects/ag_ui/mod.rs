@@ -347,6 +347,37 @@ impl AgUiDecoder {
         true
     }
 
+    /// A compact `STATE_DELTA` (see [`fast::state_delta`]) as the canonical `state-delta` the
+    /// general path would give with no diagnostic (an active run, no open chunk lane of the
+    /// run, a valid timestamp), built directly; `None` (nothing changed) otherwise.
+    pub(crate) fn state_delta_fast<'s>(
+        &'s mut self,
+        e: fast::StateDelta<'s>,
+        clock: &mut Clock,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        if self.phase != Phase::Active || self.lanes.contains("") {
+            return None;
+        }
+        let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
+            return None;
+        };
+        let ts = clock.stamp_ms(e.timestamp_ms as i64, iso);
+        if !crate::events::timestamp::is_valid(ts) {
+            return None; // (nothing changed: the clock keeps only valid timestamps)
+        }
+        use std::borrow::Cow::Borrowed;
+        Some(crate::events::AgentEvent::StateDelta(
+            crate::events::StateDelta {
+                context_id: Borrowed(thread),
+                task_id: Borrowed(run),
+                patch: e.patch,
+                timestamp: Borrowed(ts),
+                extra: Vec::new(),
+            },
+        ))
+    }
+
     /// Delivers an event that changes no state whole, as `ag-ui:<type in kebab case>`.
     fn pass_through(&self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
         let kind = format!("ag-ui:{}", cx.ty.to_ascii_lowercase().replace('_', "-"));
