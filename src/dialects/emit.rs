@@ -6,9 +6,9 @@
 //! hot path is the canonical decoder); the session then decodes that text with
 //! [`crate::events::decode_event`], so every translated event is validated by the same code as a
 //! canonical one. The one exception is the dominant event, `message-delta`: when its text
-//! would be exactly what [`crate::events::decode_event`]'s fast reader accepts (no string that
-//! needs an escape, a valid timestamp), it is handed over as its parts
-//! ([`Step::MessageDelta`]), and the session builds the event the reader would have built.
+//! would decode to its members as they are with no diagnostic (no string that needs an escape,
+//! a valid timestamp), it is handed over as its parts ([`Step::MessageDelta`]), and the session
+//! builds the event [`crate::events::decode_event`] would have built.
 
 use crate::events::{bounded_field, bounded_raw, DiagCode, Diagnostic, Severity};
 use crate::json::{write_number, write_str, Value};
@@ -100,8 +100,7 @@ impl MessageDeltaParts {
     }
 }
 
-/// A canonical `message-delta` as JSON text, members in the order `events::fast::message_delta`
-/// reads.
+/// A canonical `message-delta` as JSON text (compact, members in the protocol's order).
 pub(crate) fn message_delta_json(
     context_id: &str,
     task_id: &str,
@@ -119,7 +118,8 @@ pub(crate) fn message_delta_json(
 }
 
 /// `true` when `s` is written into JSON text as is (no byte that needs an escape), which is
-/// also what the canonical fast readers accept.
+/// also what JSON text reads back as is. (One copy of the scan.)
+#[inline(never)]
 fn plain(s: &str) -> bool {
     crate::json::plain_run(s.as_bytes()).is_none()
 }
@@ -354,9 +354,9 @@ impl Sink<'_> {
         self.out.steps.push(step);
     }
 
-    /// A canonical `message-delta`: as its parts when its text would be read by the canonical
-    /// fast reader (every string plain, a valid timestamp: the same event, no diagnostic),
-    /// else as JSON text.
+    /// A canonical `message-delta`: as its parts when its text would decode to exactly them
+    /// (every string plain, a valid timestamp: the same event, no diagnostic), else as JSON
+    /// text.
     pub(crate) fn message_delta(
         &mut self,
         context_id: &str,

@@ -101,9 +101,7 @@ impl DialectHook for Translator {
                 position,
                 raw: data,
             };
-            if store.apply(&ev, &meta) {
-                observe(&ev, &meta, store);
-            }
+            apply_event(&ev, &meta, store, observe);
             return true;
         }
         match self.decoder.decode(data, event_id, position, &mut self.out) {
@@ -265,27 +263,20 @@ fn apply(
     };
     let Output { steps, deltas, .. } = out;
     for step in steps.drain(..) {
-        match step {
+        let json: String;
+        let ev = match step {
+            // The event its JSON text decodes to, with no diagnostic (see `Step`).
             Step::MessageDelta(i) => {
-                // The event its JSON text decodes to, with no diagnostic (see `Step`).
                 let Some(parts) = deltas.get(i) else { continue };
-                let ev = parts.event();
-                let json;
-                let meta = EventMeta {
-                    event_id,
-                    position,
-                    raw: if raw.is_empty() {
-                        json = parts.json();
-                        &json
-                    } else {
-                        raw
-                    },
+                json = if raw.is_empty() {
+                    parts.json()
+                } else {
+                    String::new()
                 };
-                if store.apply(&ev, &meta) {
-                    observe(&ev, &meta, store);
-                }
+                parts.event()
             }
-            Step::Event(json) => {
+            Step::Event(j) => {
+                json = j;
                 let decoded = decode_event(&json, &cx, diags);
                 for mut d in diags.drain(..) {
                     if !raw.is_empty() {
@@ -293,20 +284,41 @@ fn apply(
                     }
                     store.push_diagnostic(d);
                 }
-                if let Some(ev) = decoded {
-                    let meta = EventMeta {
-                        event_id,
-                        position,
-                        raw: if raw.is_empty() { &json } else { raw },
-                    };
-                    if store.apply(&ev, &meta) {
-                        observe(&ev, &meta, store);
-                    }
-                }
+                let Some(ev) = decoded else { continue };
+                ev
             }
-            Step::ResetContent(task) => store.reset_content(&task),
-            Step::ResetArtifact(id) => store.reset_artifact(&id),
-            Step::ExpireInput(id) => store.expire_input(&id),
-        }
+            Step::ResetContent(task) => {
+                store.reset_content(&task);
+                continue;
+            }
+            Step::ResetArtifact(id) => {
+                store.reset_artifact(&id);
+                continue;
+            }
+            Step::ExpireInput(id) => {
+                store.expire_input(&id);
+                continue;
+            }
+        };
+        let meta = EventMeta {
+            event_id,
+            position,
+            raw: if raw.is_empty() { &json } else { raw },
+        };
+        apply_event(&ev, &meta, store, observe);
+    }
+}
+
+/// Applies one event and hands it to the observer when it changed something (one copy of
+/// this for every way a dialect event reaches the store).
+#[inline(never)]
+fn apply_event(
+    ev: &AgentEvent<'_>,
+    meta: &EventMeta<'_>,
+    store: &mut Store,
+    observe: &mut Observer<'_>,
+) {
+    if store.apply(ev, meta) {
+        observe(ev, meta, store);
     }
 }

@@ -356,7 +356,9 @@ impl AgUiDecoder {
         clock: &mut Clock,
         iso: &'s mut [u8; 24],
     ) -> Option<crate::events::AgentEvent<'s>> {
-        if self.phase != Phase::Active || self.lanes.contains("") {
+        // (No open chunk lane at all: the run's own would be closed first; checked without a
+        // lookup, which keeps this path small.)
+        if self.phase != Phase::Active || self.lanes.len() != 0 {
             return None;
         }
         let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
