@@ -54,13 +54,15 @@
 // browser driver (DefaultChatTransport requests, approvals and client-side tool outputs, resume by
 // GET with the replay recognised, stop; +8.6 KB) and the seed dialects read without loss (issue 25: +3.3 KB).
 // Raised to 310,314 B (309,290 B, plus 1 KB) for MyAgent on a hostile socket and the EventSource
-// status probe (issue 25 items 7 and 8: +4.6 KB).
+// status probe (issue 25 items 7 and 8: +4.6 KB). Raised to 311,446 B (310,422 B at agui-speed, plus
+// 1 KB) for AG-UI's direct paths to the store (issue 19 item 9: a message-delta handed over as its
+// parts, a STATE_DELTA's patch parsed once and applied as built; +1,110 B).
 // Set SIZE_BUDGET_GZIP=81920 to enforce the target. SIZE_REPORT=brief (scripts/demo.sh): one line
 // with the package's size, no guard.
 import { measure, shippedFiles } from "./lib/pkg-size.mjs";
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 310314);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 311446);
 const target = Number(process.env.SIZE_TARGET_GZIP || 81920);
 
 const total = { raw: 0, gz: 0, br: 0 };
