@@ -58,7 +58,7 @@ mod table;
 pub mod unified;
 
 pub use detect::{detect, detect_headers};
-pub use emit::{Output, Step};
+pub use emit::{MessageDeltaParts, Output, Step};
 
 use crate::events::DiagCode;
 use crate::json::{self, Value};

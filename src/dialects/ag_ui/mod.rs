@@ -236,13 +236,13 @@ impl AgUiDecoder {
             }
         };
         if let Some(legacy) = self.legacy_type(ty) {
-            return self.decode_legacy(legacy, v, &ts, sink);
+            return self.decode_legacy(legacy, v, ts, sink);
         }
         if !self.check_run_order(ty, v, sink) {
             return;
         }
         if ty == "RUN_STARTED" {
-            return self.run_started(v, &ts, sink);
+            return self.run_started(v, ts, sink);
         }
         let (Some(thread), Some(run)) = (self.thread.clone(), self.run.clone()) else {
             return;
@@ -267,7 +267,7 @@ impl AgUiDecoder {
             task: &task,
             owner,
             ty,
-            ts: &ts,
+            ts,
             raw: sink.raw,
         };
         self.close_lane_for(&cx, sink);
