@@ -421,14 +421,18 @@ fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue> {
             "options.message is sent with a JSON-RPC POST: it needs the fetch transport and no body",
         ));
     }
-    if is_ag_ui && (body.is_some() || transport != TransportKind::Fetch) {
+    // (The manual transport reads nothing itself: the app feeds the AG-UI stream.)
+    if is_ag_ui
+        && transport != TransportKind::Manual
+        && (body.is_some() || transport != TransportKind::Fetch)
+    {
         return Err(js_error(
             "invalid-argument",
             "dialect ag-ui POSTs each run's RunAgentInput itself: it needs the fetch transport and no body",
         ));
     }
     let method = match opt_string(o, "method")? {
-        _ if is_ag_ui || (is_ai_sdk && transport == TransportKind::Fetch) => "POST".into(),
+        _ if (is_ag_ui || is_ai_sdk) && transport == TransportKind::Fetch => "POST".into(),
         Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
             m.to_ascii_uppercase()
         }
