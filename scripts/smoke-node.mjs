@@ -12,13 +12,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const dts = readFileSync(path.join(root, "pkg/types/index.d.ts"), "utf8");
-if (!/StreamDecoder\b/.test(dts) || !/AgentStore\b/.test(dts)) {
+const aw = await import(pathToFileURL(path.join(root, "pkg/agentwire-node.js")).href);
+if (typeof aw.StreamDecoder !== "function" || typeof aw.AgentStore !== "function") {
   console.log("node smoke test SKIPPED: pkg does not export StreamDecoder and AgentStore");
   process.exit(0);
 }
-
-const aw = await import(pathToFileURL(path.join(root, "pkg/agentwire-node.js")).href);
 
 let checks = 0;
 const check = (name, fn) => {
