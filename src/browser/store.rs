@@ -11,12 +11,12 @@
 use super::convert::{from_json, to_json};
 use super::error::{check_alive, check_function, js_error};
 use super::global::{monotonic_ms, next_frame, report_error};
-use crate::events::{AgentEvent, Redactor};
+use crate::browser::options::store::read_options;
+use crate::events::AgentEvent;
 use crate::filter::EventFilter;
 use crate::json::WriteJson;
 use crate::pipeline::Session;
-use crate::sse::SseConfig;
-use crate::state::{EventMeta, Limits, Store};
+use crate::state::{EventMeta, Store};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -73,117 +73,6 @@ struct Inner {
 #[wasm_bindgen]
 pub struct AgentStore {
     inner: Rc<RefCell<Inner>>,
-}
-
-fn opt_usize(o: &JsValue, key: &str) -> Result<Option<usize>, JsValue> {
-    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    match v.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
-            Ok(Some(n as usize))
-        }
-        _ => Err(js_error(
-            "invalid-argument",
-            &format!("options.{key} must be a whole number >= 0"),
-        )),
-    }
-}
-
-/// Reads `options.batch` (`"none"` or `"frame"`).
-pub(crate) fn read_batch(options: &JsValue) -> Result<bool, JsValue> {
-    if !options.is_object() {
-        return Ok(false);
-    }
-    let v =
-        js_sys::Reflect::get(options, &JsValue::from_str("batch")).unwrap_or(JsValue::UNDEFINED);
-    match v.as_string().as_deref() {
-        None if v.is_undefined() || v.is_null() => Ok(false),
-        Some("none") => Ok(false),
-        Some("frame") => Ok(true),
-        _ => Err(js_error(
-            "invalid-argument",
-            "options.batch must be \"none\" or \"frame\"",
-        )),
-    }
-}
-
-/// The options an `AgentStore` (and `StreamDecoder`) reads.
-pub(crate) struct StoreOptions {
-    /// `maxLineBytes`, `maxEventBytes`.
-    pub sse: SseConfig,
-    /// Every other limit.
-    pub limits: Limits,
-    /// `redactKeys`; `None`: the default list.
-    pub redactor: Option<Redactor>,
-}
-
-/// Reads store options from a JS object (undefined → defaults).
-pub(crate) fn read_options(options: &JsValue) -> Result<StoreOptions, JsValue> {
-    let mut sse = SseConfig::default();
-    let mut l = Limits::default();
-    if options.is_undefined() || options.is_null() {
-        return Ok(StoreOptions {
-            sse,
-            limits: l,
-            redactor: None,
-        });
-    }
-    if !options.is_object() {
-        return Err(js_error("invalid-argument", "options must be an object"));
-    }
-    macro_rules! set {
-        ($target:expr, $key:literal) => {
-            if let Some(v) = opt_usize(options, $key)? {
-                $target = v;
-            }
-        };
-    }
-    set!(sse.max_line_bytes, "maxLineBytes");
-    set!(sse.max_event_bytes, "maxEventBytes");
-    set!(l.max_tasks, "maxTasks");
-    set!(l.max_content_bytes, "maxContentBytes");
-    set!(l.max_artifacts, "maxArtifacts");
-    set!(l.max_artifact_bytes, "maxArtifactBytes");
-    set!(l.max_dataset_rows, "maxDatasetRows");
-    set!(l.max_pending_chunks, "maxPendingChunks");
-    set!(l.max_thoughts_per_task, "maxThoughtsPerTask");
-    set!(l.max_history_per_task, "maxHistoryPerTask");
-    set!(l.max_tools_per_task, "maxToolsPerTask");
-    set!(l.max_requests_per_task, "maxRequestsPerTask");
-    set!(l.max_messages_per_task, "maxMessagesPerTask");
-    set!(l.max_diagnostics, "maxDiagnostics");
-    set!(l.raw_log_events, "rawLogEvents");
-    set!(l.dedupe_window, "dedupeWindow");
-    Ok(StoreOptions {
-        sse,
-        limits: l,
-        redactor: read_redactor(options)?,
-    })
-}
-
-/// `options.redactKeys` (an array of strings), `None` when absent (the default list applies).
-fn read_redactor(options: &JsValue) -> Result<Option<Redactor>, JsValue> {
-    let v = js_sys::Reflect::get(options, &JsValue::from_str("redactKeys"))
-        .unwrap_or(JsValue::UNDEFINED);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    let bad = || {
-        js_error(
-            "invalid-argument",
-            "options.redactKeys must be an array of strings",
-        )
-    };
-    if !js_sys::Array::is_array(&v) {
-        return Err(bad());
-    }
-    let names = js_sys::Array::from(&v)
-        .iter()
-        .map(|k| k.as_string().ok_or_else(bad))
-        .collect::<Result<Vec<String>, JsValue>>()?;
-    Ok(Some(Redactor::new(names)))
 }
 
 impl Inner {
@@ -552,7 +441,7 @@ impl AgentStore {
         check_alive()?;
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let o = read_options(&options)?;
-        let batch_frames = read_batch(&options)?;
+        let batch_frames = crate::browser::options::store::read_batch(&options)?;
         let mut session = Session::new(o.sse, o.limits);
         if let Some(r) = o.redactor {
             session.store_mut().set_redactor(r);

@@ -1,8 +1,9 @@
 //! The AI SDK options of `AgentClient` (`aiSdk`): the chat id, the chat's messages so far, the
 //! extra body members and headers of every request, kept as JSON texts. The driver
-//! ([`super::transport::ai_sdk`]) writes the requests from them.
+//! ([`crate::browser::transport::ai_sdk`]) writes the requests from them.
 
-use super::error::js_error;
+use super::{member, plain_object};
+use crate::browser::error::js_error;
 use wasm_bindgen::prelude::*;
 
 /// The `aiSdk` option as read (JSON texts).
@@ -20,20 +21,11 @@ pub struct AiSdkOptions {
     pub headers: Vec<(String, String)>,
 }
 
-fn member(o: &JsValue, key: &str) -> Option<JsValue> {
-    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    (!(v.is_undefined() || v.is_null())).then_some(v)
-}
-
 fn bad(key: &str, what: &str) -> JsValue {
     js_error(
         "invalid-argument",
         &format!("options.aiSdk.{key} must be {what}"),
     )
-}
-
-fn plain_object(v: &JsValue) -> bool {
-    v.is_object() && !js_sys::Array::is_array(v)
 }
 
 /// Reads `aiSdk` (refused in a build without the `ai-sdk` feature).
@@ -72,12 +64,12 @@ pub fn read(o: &JsValue) -> Result<AiSdkOptions, JsValue> {
                     "an array of UIMessage objects (each with a string id)",
                 ));
             }
-            messages.push(super::convert::to_json(&m)?);
+            messages.push(crate::browser::convert::to_json(&m)?);
         }
     }
     let body = match member(&a, "body") {
         None => None,
-        Some(v) if plain_object(&v) => Some(super::convert::to_json(&v)?),
+        Some(v) if plain_object(&v) => Some(crate::browser::convert::to_json(&v)?),
         Some(_) => return Err(bad("body", "an object")),
     };
     let mut headers = Vec::new();

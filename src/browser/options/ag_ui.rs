@@ -1,8 +1,9 @@
 //! The AG-UI options of `AgentClient` (`agUi`): what the first `RunAgentInput` carries
 //! (`threadId`, `runId`, `messages`, `tools`, `context`, `state`, `forwardedProps`), kept as
-//! JSON texts. The driver ([`super::transport::ag_ui`]) writes the runs' inputs from them.
+//! JSON texts. The driver ([`crate::browser::transport::ag_ui`]) writes the runs' inputs from them.
 
-use super::error::js_error;
+use super::member;
+use crate::browser::error::js_error;
 use wasm_bindgen::prelude::*;
 
 /// The `agUi` option as read (JSON texts).
@@ -24,11 +25,6 @@ pub struct AgUiOptions {
     pub state: Option<String>,
     /// `forwardedProps` (JSON).
     pub forwarded_props: Option<String>,
-}
-
-fn member(o: &JsValue, key: &str) -> Option<JsValue> {
-    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    (!(v.is_undefined() || v.is_null())).then_some(v)
 }
 
 fn bad(key: &str, what: &str) -> JsValue {
@@ -67,13 +63,15 @@ pub fn read(o: &JsValue) -> Result<AgUiOptions, JsValue> {
     let array = |key: &str| -> Result<Option<String>, JsValue> {
         match member(&a, key) {
             None => Ok(None),
-            Some(v) if js_sys::Array::is_array(&v) => super::convert::to_json(&v).map(Some),
+            Some(v) if js_sys::Array::is_array(&v) => {
+                crate::browser::convert::to_json(&v).map(Some)
+            }
             Some(_) => Err(bad(key, "an array")),
         }
     };
     let json = |key: &str| -> Result<Option<String>, JsValue> {
         member(&a, key)
-            .map(|v| super::convert::to_json(&v))
+            .map(|v| crate::browser::convert::to_json(&v))
             .transpose()
     };
     let out = AgUiOptions {
