@@ -628,7 +628,7 @@ impl ClientInner {
     }
 
     pub(super) fn close(&self) {
-        if crate::browser::panic::poisoned() {
+        if crate::browser::error::poisoned() {
             // After a panic the state may be mid-change: leave it (the hook shut the transport).
             self.closed.set(true);
             return;

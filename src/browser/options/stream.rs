@@ -197,19 +197,9 @@ pub(crate) fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue>
         Some("websocket") => TransportKind::WebSocket,
         // A build without that transport (an entry of one protocol): said at once.
         #[cfg(not(feature = "eventsource"))]
-        Some("eventsource") => {
-            return Err(js_error(
-                "invalid-argument",
-                crate::browser::transport::eventsource::UNAVAILABLE,
-            ))
-        }
+        Some("eventsource") => return Err(js_error("invalid-argument", EVENTSOURCE_UNAVAILABLE)),
         #[cfg(not(feature = "websocket"))]
-        Some("websocket") => {
-            return Err(js_error(
-                "invalid-argument",
-                crate::browser::transport::websocket::UNAVAILABLE,
-            ))
-        }
+        Some("websocket") => return Err(js_error("invalid-argument", WEBSOCKET_UNAVAILABLE)),
         Some("manual") => TransportKind::Manual,
         Some(other) => {
             return Err(js_error(
@@ -520,3 +510,13 @@ fn read_protocols(o: &JsValue) -> Result<Vec<String>, JsValue> {
     }
     Ok(protocols)
 }
+
+/// Why: this build has no EventSource transport.
+#[cfg(not(feature = "eventsource"))]
+pub const EVENTSOURCE_UNAVAILABLE: &str =
+    "this build of agentwire has no EventSource transport: use the fetch transport (the default)";
+
+/// Why: this build has no WebSocket transport.
+#[cfg(not(feature = "websocket"))]
+pub const WEBSOCKET_UNAVAILABLE: &str =
+    "this build of agentwire has no WebSocket transport: import agentwire or agentwire/myagent";

@@ -45,6 +45,8 @@ pub mod myagent;
 pub mod myagent;
 pub mod rpc;
 #[cfg(feature = "websocket")]
+pub mod socket;
+#[cfg(feature = "websocket")]
 pub mod websocket;
 #[cfg(not(feature = "websocket"))]
 #[path = "websocket_off.rs"]

@@ -10,6 +10,7 @@
 
 use super::myagent;
 use super::rpc::{Call, Req};
+use super::socket::{flush_queued, Hello, ACK_EVERY};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::error::js_error;
 use crate::browser::global::{monotonic_ms, Interval};
@@ -85,28 +86,6 @@ pub fn send_or_queue(sh: &Shared, body: &str) -> Result<Option<js_sys::Promise>,
     let (call, promise) = Call::new(Req::post(body.to_owned()), None);
     q.push_back(call);
     Ok(Some(promise))
-}
-
-/// Sends the queued frames on `socket`, now open, in order; each one's promise resolves once
-/// it went out. A send that fails leaves it and those after it queued for the next socket.
-pub fn flush_queued(sh: &Shared, socket: &web_sys::WebSocket) {
-    loop {
-        if socket.ready_state() != web_sys::WebSocket::OPEN {
-            return;
-        }
-        let next = match sh.frames.try_borrow_mut() {
-            Ok(mut q) => q.pop_front(),
-            Err(_) => return,
-        };
-        let Some(call) = next else { return };
-        if socket.send_with_str(&call.req.body).is_err() {
-            if let Ok(mut q) = sh.frames.try_borrow_mut() {
-                q.push_front(call);
-            }
-            return;
-        }
-        call.settle(Ok(()));
-    }
 }
 
 /// How a socket ended: close code, reason, and whether it delivered events.
@@ -360,25 +339,4 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         reason,
         delivered: delivered.get() && progress(sh) != before,
     })
-}
-
-/// Unacknowledged events after which MyAgent's `user.ack` is sent without waiting for the timer.
-pub const ACK_EVERY: u64 = 64;
-
-/// One socket's handshake state.
-pub struct Hello {
-    /// `user.create_session` / `user.reconnect` went out on this socket.
-    pub sent: Cell<bool>,
-    /// The first socket of the client (later ones reconnect).
-    pub first: bool,
-}
-
-impl Hello {
-    /// The state of a new socket.
-    pub fn new(first: bool) -> Hello {
-        Hello {
-            sent: Cell::new(false),
-            first,
-        }
-    }
 }

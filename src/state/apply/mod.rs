@@ -1,6 +1,7 @@
 //! Applying one canonical event to the store: the dispatch and what every kind shares (task
 //! slots, history, limits, links); one file per concern: [`tasks`], [`content`], [`tools`],
-//! [`requests`], [`thoughts`].
+//! [`requests`], [`thoughts`], and the conversation: [`messages`], [`message_tools`] (AG-UI's
+//! tool-call arguments), [`shared_state`].
 
 use super::chunks::Admit;
 use super::model::*;
@@ -11,7 +12,10 @@ use crate::events::*;
 use crate::json::Value;
 
 mod content;
+mod message_tools;
+mod messages;
 mod requests;
+mod shared_state;
 mod tasks;
 mod thoughts;
 mod tools;
