@@ -188,29 +188,7 @@ pub(crate) fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue>
         is_ag_ui,
     } = read_dialect_options(o)?;
     let myagent = dialect == DialectChoice::Fixed(Dialect::MyAgent);
-    let transport = match opt_string(o, "transport")?.as_deref() {
-        None if dialect == DialectChoice::Fixed(Dialect::MyAgent) => TransportKind::WebSocket,
-        None | Some("fetch") => TransportKind::Fetch,
-        #[cfg(feature = "eventsource")]
-        Some("eventsource") => TransportKind::EventSource,
-        #[cfg(feature = "websocket")]
-        Some("websocket") => TransportKind::WebSocket,
-        // A build without that transport (an entry of one protocol): said at once.
-        #[cfg(not(feature = "eventsource"))]
-        Some("eventsource") => return Err(js_error("invalid-argument", EVENTSOURCE_UNAVAILABLE)),
-        #[cfg(not(feature = "websocket"))]
-        Some("websocket") => return Err(js_error("invalid-argument", WEBSOCKET_UNAVAILABLE)),
-        Some("manual") => TransportKind::Manual,
-        Some(other) => {
-            return Err(js_error(
-                "invalid-argument",
-                &format!(
-                    "options.transport {}: use fetch, eventsource, websocket or manual",
-                    crate::json::Quoted(other)
-                ),
-            ))
-        }
-    };
+    let transport = read_transport(o, dialect)?;
     let url = opt_string(o, "url")?
         .or_else(|| a2a.agent_card().map(str::to_owned))
         .unwrap_or_default();
@@ -520,3 +498,32 @@ pub const EVENTSOURCE_UNAVAILABLE: &str =
 #[cfg(not(feature = "websocket"))]
 pub const WEBSOCKET_UNAVAILABLE: &str =
     "this build of agentwire has no WebSocket transport: import agentwire or agentwire/myagent";
+
+/// `transport` (MyAgent's default: `websocket`; else `fetch`); a transport this build leaves
+/// out is refused at once.
+fn read_transport(o: &JsValue, dialect: DialectChoice) -> Result<TransportKind, JsValue> {
+    let transport = match opt_string(o, "transport")?.as_deref() {
+        None if dialect == DialectChoice::Fixed(Dialect::MyAgent) => TransportKind::WebSocket,
+        None | Some("fetch") => TransportKind::Fetch,
+        #[cfg(feature = "eventsource")]
+        Some("eventsource") => TransportKind::EventSource,
+        #[cfg(feature = "websocket")]
+        Some("websocket") => TransportKind::WebSocket,
+        // A build without that transport (an entry of one protocol): said at once.
+        #[cfg(not(feature = "eventsource"))]
+        Some("eventsource") => return Err(js_error("invalid-argument", EVENTSOURCE_UNAVAILABLE)),
+        #[cfg(not(feature = "websocket"))]
+        Some("websocket") => return Err(js_error("invalid-argument", WEBSOCKET_UNAVAILABLE)),
+        Some("manual") => TransportKind::Manual,
+        Some(other) => {
+            return Err(js_error(
+                "invalid-argument",
+                &format!(
+                    "options.transport {}: use fetch, eventsource, websocket or manual",
+                    crate::json::Quoted(other)
+                ),
+            ))
+        }
+    };
+    Ok(transport)
+}
