@@ -3,9 +3,9 @@
 //! with schema/options checks, approve/deny/select/answer, safe auth URLs, completeAuth,
 //! cancel; an async iterator of events; observable connection state.
 //!
-//! - [`routing`]: where an answer goes and how it is sent (the request it answers, the
+//! - `routing`: where an answer goes and how it is sent (the request it answers, the
 //!   dialect's message, the HTTP call, the responder).
-//! - [`api`]: the class's methods (`connect`, `respond`, `approve`, `completeAuth`, ...).
+//! - `api`: the class's methods (`connect`, `respond`, `approve`, `completeAuth`, ...).
 
 mod api;
 mod routing;

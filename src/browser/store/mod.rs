@@ -8,8 +8,8 @@
 //! Re-entrancy: user callbacks run only after the store released its internal borrow, so a
 //! handler may call back into the store.
 //!
-//! - [`api`]: the class's methods as JavaScript sees them.
-//! - [`schedule`]: when snapshots' objects are built (idle time, frames).
+//! - `api`: the class's methods as JavaScript sees them.
+//! - `schedule`: when snapshots' objects are built (idle time, frames).
 //! - `deliver`, `objects`: the handlers and the snapshot's object cache.
 
 use crate::browser::convert::from_json;
