@@ -111,3 +111,37 @@ pub(crate) fn member(o: &JsValue, key: &str) -> Option<JsValue> {
 pub(crate) fn plain_object(v: &JsValue) -> bool {
     v.is_object() && !js_sys::Array::is_array(v)
 }
+
+/// `invalid-argument`: member `key` of `options.{option}` must be `what`.
+pub(crate) fn bad_member(option: &str, key: &str, what: &str) -> JsValue {
+    js_error(
+        "invalid-argument",
+        &format!("options.{option}.{key} must be {what}"),
+    )
+}
+
+/// The object option `option` of one dialect (`dialect`, a cargo feature `enabled` or not):
+/// `None` when absent; refused in a build without the dialect, and when not a plain object.
+pub(crate) fn dialect_object(
+    o: &JsValue,
+    option: &str,
+    dialect: &str,
+    enabled: bool,
+) -> Result<Option<JsValue>, JsValue> {
+    let Some(a) = member(o, option) else {
+        return Ok(None);
+    };
+    if !enabled {
+        return Err(js_error(
+            "invalid-argument",
+            &format!("options.{option} is for dialect {dialect}, which this build leaves out"),
+        ));
+    }
+    if !plain_object(&a) {
+        return Err(js_error(
+            "invalid-argument",
+            &format!("options.{option} must be an object"),
+        ));
+    }
+    Ok(Some(a))
+}

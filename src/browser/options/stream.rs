@@ -326,19 +326,7 @@ fn read_dialect_options(o: &JsValue) -> Result<DialectOptions, JsValue> {
     let ai_sdk = crate::browser::options::ai_sdk::read(o)?;
     let a2a = crate::browser::options::a2a::read(o)?;
     if let Some(card) = a2a.agent_card() {
-        match dialect {
-            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::A2a),
-            DialectChoice::Fixed(Dialect::A2a) => {}
-            DialectChoice::Fixed(d) => {
-                return Err(js_error(
-                    "invalid-argument",
-                    &format!(
-                        "options.agentCard is for dialect a2a, not {}",
-                        crate::json::Quoted(d.as_str())
-                    ),
-                ))
-            }
-        }
+        fix_dialect(&mut dialect, Dialect::A2a, "agentCard")?;
         if message.is_none() {
             return Err(js_error(
                 "invalid-argument",
@@ -368,34 +356,10 @@ fn read_dialect_options(o: &JsValue) -> Result<DialectOptions, JsValue> {
     }
     let ag_ui = crate::browser::options::ag_ui::read(o)?;
     if ag_ui.given {
-        match dialect {
-            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::AgUi),
-            DialectChoice::Fixed(Dialect::AgUi) => {}
-            DialectChoice::Fixed(d) => {
-                return Err(js_error(
-                    "invalid-argument",
-                    &format!(
-                        "options.agUi is for dialect ag-ui, not {}",
-                        crate::json::Quoted(d.as_str())
-                    ),
-                ))
-            }
-        }
+        fix_dialect(&mut dialect, Dialect::AgUi, "agUi")?;
     }
     if ai_sdk.given {
-        match dialect {
-            DialectChoice::Auto => dialect = DialectChoice::Fixed(Dialect::AiSdk),
-            DialectChoice::Fixed(Dialect::AiSdk) => {}
-            DialectChoice::Fixed(d) => {
-                return Err(js_error(
-                    "invalid-argument",
-                    &format!(
-                        "options.aiSdk is for dialect ai-sdk, not {}",
-                        crate::json::Quoted(d.as_str())
-                    ),
-                ))
-            }
-        }
+        fix_dialect(&mut dialect, Dialect::AiSdk, "aiSdk")?;
     }
     let is_ai_sdk = dialect == DialectChoice::Fixed(Dialect::AiSdk);
     if is_ai_sdk {
@@ -526,4 +490,24 @@ fn read_transport(o: &JsValue, dialect: DialectChoice) -> Result<TransportKind, 
         }
     };
     Ok(transport)
+}
+
+/// An option for one dialect (`option`): fixes the dialect when it is `auto`, and is refused
+/// with another.
+fn fix_dialect(dialect: &mut DialectChoice, wanted: Dialect, option: &str) -> Result<(), JsValue> {
+    match *dialect {
+        DialectChoice::Auto => *dialect = DialectChoice::Fixed(wanted),
+        DialectChoice::Fixed(d) if d == wanted => {}
+        DialectChoice::Fixed(d) => {
+            return Err(js_error(
+                "invalid-argument",
+                &format!(
+                    "options.{option} is for dialect {}, not {}",
+                    wanted.as_str(),
+                    crate::json::Quoted(d.as_str())
+                ),
+            ))
+        }
+    }
+    Ok(())
 }
