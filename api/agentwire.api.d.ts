@@ -142,6 +142,19 @@ export declare class StreamDecoder {
     set lastEventId(id: string);
 }
 
+// ==== types/entry.d.ts ====
+export type * from "./types.js";
+export { AgentwireError } from "./errors.js";
+export type { AgentwireErrorCode, AgentwireErrorDetails, ConnectionErrorCode } from "./errors.js";
+export type { AgentSource, AgentConnection, AuthDetails, CallOptions, ConnectionInfo, ConnectionState, EventFilterSpec, EventOf, KindPattern, RunOptions, SendMessageOptions, Snapshot, } from "./source.js";
+export type { A2aMessageInit, AgentClientOptions, AgentStoreOptions, AgUiOptions, AiSdkOptions, EventStreamOptions, Limits, OutgoingRequest, } from "./options.js";
+export { AgentStore } from "./store.js";
+export type { Bytes, EventInput } from "./store.js";
+export { AgentClient } from "./client.js";
+export { StreamDecoder } from "./decoder.js";
+export type { Decoded, StreamDecoderOptions } from "./decoder.js";
+export { EventStream } from "./events.js";
+
 // ==== types/errors.d.ts ====
 /** Why a connection failed (`ConnectionInfo.code`; also the code `run()` rejects with). */
 export type ConnectionErrorCode = "interrupted" | "unauthorized" | "http-error" | "bad-content-type" | "gave-up" | "connect-failed" | "rpc-error" | "agent-card" | "unsupported-framing" | "session-lost" | "invalid-argument" | "internal";
@@ -226,18 +239,9 @@ export declare class EventStream implements AsyncIterableIterator<AgentEvent> {
 }
 
 // ==== types/index.d.ts ====
-export type * from "./types.js";
-export { AgentwireError } from "./errors.js";
-export type { AgentwireErrorCode, AgentwireErrorDetails, ConnectionErrorCode } from "./errors.js";
-export type { AgentSource, AgentConnection, AuthDetails, CallOptions, ConnectionInfo, ConnectionState, EventFilterSpec, EventOf, KindPattern, RunOptions, SendMessageOptions, Snapshot, } from "./source.js";
-export type { A2aMessageInit, AgentClientOptions, AgentStoreOptions, AgUiOptions, AiSdkOptions, EventStreamOptions, Limits, OutgoingRequest, WorkerClientOptions, } from "./options.js";
-export { AgentStore } from "./store.js";
-export type { Bytes, EventInput } from "./store.js";
-export { AgentClient } from "./client.js";
+export * from "./entry.js";
 export { WorkerClient } from "./worker.js";
-export { StreamDecoder } from "./decoder.js";
-export type { Decoded, StreamDecoderOptions } from "./decoder.js";
-export { EventStream } from "./events.js";
+export type { WorkerClientOptions } from "./options.js";
 
 // ==== types/options.d.ts ====
 import type { Dialect, InputRequest } from "./types.js";

@@ -40,7 +40,7 @@ const snapshot = readFileSync(path.join(root, "tests/snapshots/types.d.ts"), "ut
 if (readFileSync(path.join(typesDir, "types.d.ts"), "utf8") !== snapshot) {
   problems.push("pkg/types/types.d.ts differs from tests/snapshots/types.d.ts (rebuild with scripts/build-pkg.sh)");
 }
-const program = ts.createProgram([path.join(typesDir, "index.d.ts"), path.join(typesDir, "web.d.ts")], {
+const program = ts.createProgram([path.join(typesDir, "index.d.ts"), path.join(typesDir, "web.d.ts"), path.join(typesDir, "entry.d.ts")], {
   strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.esnext.disposable.d.ts"],
 });
@@ -50,7 +50,7 @@ const generatedNames = [];
 generatedFile.forEachChild((n) => {
   if ((ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n)) && n.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) generatedNames.push(n.name.text);
 });
-for (const entry of ["index.d.ts", "web.d.ts"]) {
+for (const entry of ["index.d.ts", "web.d.ts", "entry.d.ts"]) { // "agentwire", "agentwire/web", "agentwire/<protocol>"
   const sf = program.getSourceFile(path.join(typesDir, entry));
   const exports = new Map(checker.getExportsOfModule(checker.getSymbolAtLocation(sf)).map((s) => [s.name, s]));
   for (const name of generatedNames) {
@@ -131,4 +131,4 @@ if (problems.length) {
   console.error(`api report: ${problems.length} problem(s)\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
-console.log(`api report ok: ${files.length} declaration files as in api/agentwire.api.d.ts; ${generatedNames.length} generated types re-exported unchanged by both entries; Limits = the wasm's limits; the ${thrownCodes} codes src/browser throws are in AgentwireErrorCode; no any, camelCase parameters`);
+console.log(`api report ok: ${files.length} declaration files as in api/agentwire.api.d.ts; ${generatedNames.length} generated types re-exported unchanged by every entry; Limits = the wasm's limits; the ${thrownCodes} codes src/browser throws are in AgentwireErrorCode; no any, camelCase parameters`);

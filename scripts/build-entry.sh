@@ -65,9 +65,17 @@ for entry in "$@"; do
     cargo rustc -q -p agentwire --lib --release --target wasm32-unknown-unknown --crate-type cdylib \
       --no-default-features --features "$feats"
   fi
+  built="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/agentwire.wasm"
+  # The steps after cargo only when the wasm or the steps changed (scripts/build-pkg.sh builds
+  # every entry on each run; cargo itself is incremental).
+  key=$({ sha256sum "$built" scripts/build-entry.sh scripts/build-pkg.sh pkg-template/worker.js pkg-template/worker-web.js; wasm-bindgen --version; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
+  if [ -f "$out/entry.key" ] && [ "$(cat "$out/entry.key")" = "$key" ]; then
+    log "$entry ($feats): up to date"
+    continue
+  fi
   stage=$out.stage
   rm -rf "$stage" && mkdir -p "$stage/web"
-  cp "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/agentwire.wasm" "$stage/input.wasm"
+  cp "$built" "$stage/input.wasm"
   wasm-bindgen --target bundler --out-dir "$stage" --out-name agentwire "$stage/input.wasm"
   wasm-bindgen --target web --out-dir "$stage/web" --out-name agentwire "$stage/input.wasm"
   "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/agentwire_bg.wasm" -o "$stage/agentwire_bg.wasm"
@@ -82,6 +90,7 @@ for entry in "$@"; do
       --log-level=warning --outfile="$f" --allow-overwrite
   done
   printf '{"entry":"%s","features":"%s"}\n' "$entry" "$feats" > "$stage/entry.json"
+  echo "$key" > "$stage/entry.key"
   rm -rf "$out" && mv "$stage" "$out"
   log "$entry ($feats): $(wc -c < "$out/agentwire_bg.wasm") B wasm, $(( $(date +%s) - start )) s"
 done

@@ -35,13 +35,18 @@ have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
   echo "error: wasm-bindgen CLI is ${have_wb:-missing}, the crate pins $want_wb: run scripts/setup.sh" >&2; exit 1; }
 version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -1)
 
-# 1. The wasm (cargo itself is incremental: ~1 s when nothing changed).
+# 1. The wasm of each protocol's entry (issue 23: agentwire/core, /a2a, ...; scripts/build-entry.sh
+# builds it with that dialect's features alone into target/entries/<entry>/, and skips its steps
+# after cargo when nothing changed), then the package's own (every dialect and Worker mode), built
+# last: cargo puts every build at the same path. cargo itself is incremental: ~1 s when nothing changed.
+protocol_entries=(core a2a acp unified myagent ag-ui ai-sdk)
+bash scripts/build-entry.sh "${protocol_entries[@]}"
 cargo rustc -q -p agentwire --lib --release --target wasm32-unknown-unknown --crate-type cdylib
 wasm=target/wasm32-unknown-unknown/release/agentwire.wasm
 
 # 2-4 only when an input changed: the wasm, the template, this script, the tool versions.
 stamp=target/pkg.stamp
-key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh ts/tsconfig.json ts/src/*.ts ts/src/raw/* tests/snapshots/types.d.ts LICENSE-MIT LICENSE-APACHE ts/adapters/*.ts ts/adapters/*.json scripts/build-adapters.mjs; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
+key=$({ sha256sum "$wasm" pkg-template/* scripts/build-pkg.sh ts/tsconfig.json ts/src/*.ts ts/src/raw/* tests/snapshots/types.d.ts target/entries/*/entry.key LICENSE-MIT LICENSE-APACHE ts/adapters/*.ts ts/adapters/*.json scripts/build-adapters.mjs; echo "$have_wb $version"; "$wasm_opt" --version; "$esbuild" --version; } | sha256sum | cut -d' ' -f1)
 outputs() { find pkg -type f -print0 2>/dev/null | sort -z | xargs -0r sha256sum | sha256sum | cut -d' ' -f1; }
 if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$key" ] && [ "$(sed -n 2p "$stamp")" = "$(outputs)" ]; then
   log "pkg/ is up to date (agentwire $version)"
@@ -107,7 +112,34 @@ else
   tools/node_modules/.bin/tsc -p ts --outDir "$stage/types"
   rm -f "$stage/types/raw.d.ts" "$stage/types/args.d.ts" "$stage/types/bind.d.ts"   # internal modules
   cp tests/snapshots/types.d.ts "$stage/types/types.d.ts"
+  # One entry per protocol (issue 23): pkg/<entry>/index.js is the layer of ts/src/entry.ts (the
+  # API without Worker mode) over that entry's wasm, which raw/agentwire.js instantiates from the
+  # URL it computes (top-level await; `new URL(..., import.meta.url)` is an asset to Vite, webpack
+  # 5 and Next.js with no setting) with the web target's glue (raw/glue.js).
+  for e in "${protocol_entries[@]}"; do
+    d="$stage/$e"
+    mkdir -p "$d/raw"
+    cp -r "target/entries/$e/web/." "$d/raw/"
+    rm -f "$d/raw/"*.d.ts
+    sed '1{/@ts-self-types/d}' "$d/raw/agentwire.js" > "$d/raw/glue.js" && rm "$d/raw/agentwire.js"
+    printf '%s\n' 'import init from "./glue.js";' \
+      'await init({ module_or_path: new URL("./agentwire_bg.wasm", import.meta.url) });' \
+      'export * from "./glue.js";' > "$d/raw/agentwire.js"
+    layer ts/src/entry.ts "$d/index.js" ./index.d.ts
+    printf 'export * from "../types/entry.js";\n' > "$d/index.d.ts"
+  done
   node scripts/build-adapters.mjs "$stage"   # agentwire/react, /vue, /svelte (ts/adapters/) into adapters/
+  # The adapters over each protocol's entry (agentwire/<entry>/react, /vue, /svelte): the same
+  # adapter with its "agentwire" import being that entry, so an app on agentwire/ai-sdk that uses
+  # useAgent loads the ai-sdk wasm alone; the declarations are the adapters' own.
+  for e in "${protocol_entries[@]}"; do
+    for f in react vue svelte; do
+      "$esbuild" "ts/adapters/$f.ts" --bundle --format=esm --target=es2022 --minify-whitespace --minify-syntax \
+        --log-level=warning --alias:agentwire=./index.js --external:./index.js --external:react --external:vue \
+        --external:svelte '--external:svelte/*' --outfile="$stage/$e/$f.js"
+      printf 'export * from "../adapters/%s.js";\n' "$f" > "$stage/$e/$f.d.ts"
+    done
+  done
   cp pkg-template/README.md "$stage/README.md"
   cp LICENSE-MIT LICENSE-APACHE "$stage/"   # the package.json's "MIT OR Apache-2.0", with its texts
   # package.json: the template with the crate's version; every generated file must be listed in `files`.

@@ -5,14 +5,16 @@
 #   fail), native tests, fuzz smoke (5 s per target), npm package build + size report
 #   (fails over the gzip budget), TypeScript type tests, the docs check (scripts/docs-check.mjs), browser tests (headless Chromium against
 #   the scenario server), the adapter example apps (React/Vue/Svelte built with Vite from the
-#   packed package, in Chromium), Node smoke test of the built package, bundler smoke test
+#   packed package, in Chromium), the protocol entries (agentwire/core, /a2a, ... each loaded with
+#   no bundler in Chromium and run against the scenario server), Node smoke test of the built package, bundler smoke test
 #   (esbuild, Node import, Vite dev server).
 #
 # One layer: scripts/test.sh LAYER runs set-up, then only that layer's steps (and builds the
 # package first when the layer needs pkg/ and it is missing). Layers, in the order above:
 #   lint (rustfmt, both clippies, each feature alone, rustdoc), native, fuzz, size (alias
-#   build: the package build + size report), types, docs, browser, e2e, demo, examples, smoke
-#   (Node and bundler). No argument: every layer, as CI runs it. An unknown layer: usage, exit 2.
+#   build: the package build + size report), types, docs, browser, e2e, demo, examples,
+#   entries (the protocol entries), smoke (Node and bundler). No argument: every layer, as CI
+#   runs it. An unknown layer: usage, exit 2.
 # Ends with a summary: time and test counts per layer. A step that did not do its work says
 # SKIPPED there (with why), never `ok`. Logs: target/test-logs/. Works unattended (no stdin);
 # caches stay in the clone (target/, tools/node_modules/).
@@ -28,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec </dev/null
-layers=(lint native fuzz size types docs browser e2e demo examples smoke)
+layers=(lint native fuzz size types docs browser e2e demo examples entries smoke)
 usage() { echo "usage: scripts/test.sh [LAYER]   (no LAYER: every layer; LAYER: ${layers[*]}; build = size)" >&2; exit 2; }
 only=
 case $# in
@@ -108,9 +110,10 @@ fuzz_counts() {
 docs_counts() { tail -1 "$logs/docs.log" | sed 's/^docs check ok: //'; }
 e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
 examples_counts() { grep '^examples:' "$logs/examples.log" | tail -1 | sed 's/^examples: //'; }
+entries_counts() { printf '%s; bundlers %s' "$(grep '^entries:' "$logs/entries.log" | tail -1 | sed 's/^entries: //')" "$(grep '^bundlers:' "$logs/entries.log" | tail -1 | sed 's/^bundlers: //')"; }
 
 # needs_pkg LAYER: the layer reads the built package (pkg/).
-needs_pkg() { case $1 in types|docs|browser|e2e|demo|examples|smoke) return 0 ;; *) return 1 ;; esac; }
+needs_pkg() { case $1 in types|docs|browser|e2e|demo|examples|entries|smoke) return 0 ;; *) return 1 ;; esac; }
 
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
 want lint     && step "cargo fmt --all --check"                    none            cargo fmt --all --check
@@ -129,6 +132,7 @@ want browser  && step "browser tests (headless Chromium)"          browser_count
 want e2e      && step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
 want demo     && step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
 want examples && step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
+want entries  && step "protocol entries (agentwire/core, ...)"     entries_counts  logged entries bash scripts/entries-e2e.sh
 want smoke    && step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
 want smoke    && step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary

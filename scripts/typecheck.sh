@@ -15,7 +15,7 @@ tools/node_modules/.bin/tsc -p tests/types
 tools/node_modules/.bin/tsc --noEmit --strict --target ES2022 --module ESNext --moduleResolution node10 \
   --lib ES2022,DOM,ESNext.Disposable tests/types/resolution-node10.ts
 expect=$(cat tests/types/*must-fail.ts | grep -c '// @ts-expect-error')
-echo "type tests ok: consumer.ts, dialects.ts and api.ts compile (and resolution-node10.ts under moduleResolution node10); $expect @ts-expect-error lines in *must-fail.ts are all errors"
+echo "type tests ok: consumer.ts, dialects.ts, api.ts and entries.ts compile (and resolution-node10.ts under moduleResolution node10); $expect @ts-expect-error lines in *must-fail.ts are all errors"
 # The TypeScript layer itself, strictly (ts/tsconfig.json), then the API report: the public .d.ts
 # equals api/agentwire.api.d.ts (UPDATE_API=1 rewrites it), the generated types re-exported unchanged.
 tools/node_modules/.bin/tsc -p ts --noEmit

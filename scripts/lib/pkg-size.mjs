@@ -17,6 +17,19 @@ export function shippedFiles(pkgDir = "pkg") {
   ];
 }
 
+/** The files one protocol's entry (pkg/<entry>/, issue 23) loads: its TypeScript layer
+ * (index.js), the loader that instantiates its wasm (raw/agentwire.js), the web glue (raw/glue.js),
+ * the wasm and the glue's snippets. */
+export function entryFiles(entryDir) {
+  const snippets = path.join(entryDir, "raw", "snippets");
+  return [
+    path.join(entryDir, "index.js"),
+    ...["agentwire.js", "glue.js", "agentwire_bg.wasm"].map((f) => path.join(entryDir, "raw", f)),
+    ...(existsSync(snippets) ? readdirSync(snippets, { recursive: true }) : [])
+      .filter((f) => f.endsWith(".js")).sort().map((f) => path.join(snippets, f)),
+  ];
+}
+
 /** raw / gzip (level 9) / brotli (quality 11) bytes of one file. */
 export function measure(file) {
   const b = readFileSync(file);

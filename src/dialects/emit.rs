@@ -5,7 +5,10 @@
 //! Dialect decoders build each canonical event as compact JSON (allocation is fine here: the
 //! hot path is the canonical decoder); the session then decodes that text with
 //! [`crate::events::decode_event`], so every translated event is validated by the same code as a
-//! canonical one.
+//! canonical one. The one exception is the dominant event, `message-delta`: when its text
+//! would decode to its members as they are with no diagnostic (no string that needs an escape,
+//! a valid timestamp), it is handed over as its parts ([`Step::MessageDelta`]), and the session
+//! builds the event [`crate::events::decode_event`] would have built.
 
 use crate::events::{bounded_field, bounded_raw, DiagCode, Diagnostic, Severity};
 use crate::json::{write_number, write_str, Value};
@@ -15,6 +18,10 @@ use crate::json::{write_number, write_str, Value};
 pub enum Step {
     /// A canonical event, as JSON text (decoded and applied like any canonical event).
     Event(String),
+    /// A canonical `message-delta` given as its parts: [`Output::deltas`]`[i]`. Only made when
+    /// its JSON text would decode to exactly that event with no diagnostic (see
+    /// [`MessageDeltaParts::event`]), so applying it is applying that text.
+    MessageDelta(usize),
     /// The task's assembled answer is replaced from here on (A2A `append: false` on the
     /// artifact that carries the answer): the store forgets the text so far.
     ResetContent(String),
@@ -42,6 +49,79 @@ pub struct Output {
     pub seq_scope: u64,
     /// The event repeats one already applied (same `seq`): nothing else was produced.
     pub duplicate: bool,
+    /// The parts of the [`Step::MessageDelta`] steps (buffers kept across events: the first
+    /// `deltas_used` are this event's).
+    pub deltas: Vec<MessageDeltaParts>,
+    /// How many of `deltas` this event uses.
+    pub deltas_used: usize,
+}
+
+/// A canonical `message-delta` as its members (see [`Step::MessageDelta`]).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct MessageDeltaParts {
+    /// `contextId`.
+    pub context_id: String,
+    /// `taskId`.
+    pub task_id: String,
+    /// `messageId`.
+    pub message_id: String,
+    /// `delta`.
+    pub delta: String,
+    /// `timestamp`.
+    pub timestamp: String,
+}
+
+impl MessageDeltaParts {
+    /// The event, as [`crate::events::decode_event`] decodes [`MessageDeltaParts::json`].
+    pub fn event(&self) -> crate::events::AgentEvent<'_> {
+        use std::borrow::Cow::Borrowed;
+        crate::events::AgentEvent::MessageDelta(crate::events::MessageDelta {
+            context_id: Borrowed(&self.context_id),
+            task_id: Borrowed(&self.task_id),
+            message_id: Borrowed(&self.message_id),
+            delta: Borrowed(&self.delta),
+            part_id: None,
+            part_type: None,
+            part_members: None,
+            timestamp: Borrowed(&self.timestamp),
+            extra: Vec::new(),
+        })
+    }
+
+    /// The event as JSON text (what the step stands for).
+    pub fn json(&self) -> String {
+        message_delta_json(
+            &self.context_id,
+            &self.task_id,
+            &self.message_id,
+            &self.delta,
+            &self.timestamp,
+        )
+    }
+}
+
+/// A canonical `message-delta` as JSON text (compact, members in the protocol's order).
+pub(crate) fn message_delta_json(
+    context_id: &str,
+    task_id: &str,
+    message_id: &str,
+    delta: &str,
+    ts: &str,
+) -> String {
+    // The member names, quotes and braces take 92 bytes; escapes may need more (it grows).
+    let n = 100 + context_id.len() + task_id.len() + message_id.len() + delta.len() + ts.len();
+    let mut e = Obj::event_with_capacity("message-delta", context_id, task_id, n);
+    e.str("messageId", message_id)
+        .str("delta", delta)
+        .str("timestamp", ts);
+    e.finish()
+}
+
+/// `true` when `s` is written into JSON text as is (no byte that needs an escape), which is
+/// also what JSON text reads back as is. (One copy of the scan.)
+#[inline(never)]
+fn plain(s: &str) -> bool {
+    crate::json::plain_run(s.as_bytes()).is_none()
 }
 
 impl Output {
@@ -52,6 +132,19 @@ impl Output {
         self.seq = None;
         self.seq_scope = 0;
         self.duplicate = false;
+        self.deltas_used = 0;
+    }
+
+    /// The JSON text of an event step (`None` for the resets).
+    pub fn event_json<'s>(&'s self, step: &'s Step) -> Option<std::borrow::Cow<'s, str>> {
+        match step {
+            Step::Event(json) => Some(std::borrow::Cow::Borrowed(json)),
+            Step::MessageDelta(i) => self
+                .deltas
+                .get(*i)
+                .map(|p| std::borrow::Cow::Owned(p.json())),
+            _ => None,
+        }
     }
 }
 
@@ -261,6 +354,50 @@ impl Sink<'_> {
         self.out.steps.push(step);
     }
 
+    /// A canonical `message-delta`: as its parts when its text would decode to exactly them
+    /// (every string plain, a valid timestamp: the same event, no diagnostic), else as JSON
+    /// text.
+    pub(crate) fn message_delta(
+        &mut self,
+        context_id: &str,
+        task_id: &str,
+        message_id: &str,
+        delta: &str,
+        ts: &str,
+    ) {
+        let direct = plain(context_id)
+            && plain(task_id)
+            && plain(message_id)
+            && plain(delta)
+            && plain(ts)
+            && crate::events::timestamp::is_valid(ts);
+        if !direct {
+            return self.event(message_delta_json(
+                context_id, task_id, message_id, delta, ts,
+            ));
+        }
+        let out = &mut *self.out;
+        let i = out.deltas_used;
+        if out.deltas.len() <= i {
+            out.deltas.push(MessageDeltaParts::default());
+        }
+        let Some(p) = out.deltas.get_mut(i) else {
+            return;
+        };
+        for (buf, v) in [
+            (&mut p.context_id, context_id),
+            (&mut p.task_id, task_id),
+            (&mut p.message_id, message_id),
+            (&mut p.delta, delta),
+            (&mut p.timestamp, ts),
+        ] {
+            buf.clear();
+            buf.push_str(v);
+        }
+        out.deltas_used = i + 1;
+        out.steps.push(Step::MessageDelta(i));
+    }
+
     pub(crate) fn diag(&mut self, code: DiagCode, severity: Severity, message: String, path: &str) {
         let mut d = Diagnostic::new(code, severity, message, path);
         d.kind = self.kind.clone();
@@ -353,6 +490,24 @@ impl Clock {
         self.last.clone().unwrap_or_else(|| EPOCH.to_owned())
     }
 
+    /// [`Clock::stamp`] of an event's own timestamp given in milliseconds (written into `buf`;
+    /// no allocation unless it is the stream's first valid one).
+    pub(crate) fn stamp_ms<'b>(&mut self, ms: i64, buf: &'b mut [u8; 24]) -> &'b str {
+        *buf = iso_bytes(ms);
+        // Only ASCII digits and separators: always UTF-8.
+        let ts = std::str::from_utf8(buf).unwrap_or(EPOCH);
+        if crate::events::timestamp::is_valid(ts) {
+            match &mut self.last {
+                Some(last) => {
+                    last.clear();
+                    last.push_str(ts);
+                }
+                None => self.last = Some(ts.to_owned()),
+            }
+        }
+        ts
+    }
+
     /// The stream's own time (its last valid timestamp), else the embedder's clock, else the
     /// epoch: for events the client makes up (an answer it sent), so that they sit on the
     /// stream's timeline even when the server's clock is not the browser's (request expiry is
@@ -368,6 +523,12 @@ impl Clock {
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for milliseconds since the Unix epoch (proleptic Gregorian).
 pub(crate) fn iso_from_ms(ms: i64) -> String {
+    // Only ASCII digits and separators: always UTF-8.
+    String::from_utf8(iso_bytes(ms).to_vec()).unwrap_or_default()
+}
+
+/// [`iso_from_ms`] as bytes.
+fn iso_bytes(ms: i64) -> [u8; 24] {
     let ms = ms.clamp(-62_135_596_800_000, 253_402_300_799_999); // years 1..=9999
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
@@ -397,8 +558,7 @@ pub(crate) fn iso_from_ms(ms: i64) -> String {
     put(14, 2, rem / 60_000 % 60);
     put(17, 2, rem / 1000 % 60);
     put(20, 3, rem % 1000);
-    // Only ASCII digits and separators: always UTF-8.
-    String::from_utf8(b.to_vec()).unwrap_or_default()
+    b
 }
 
 /// Keys whose values are replaced by `"[redacted]"` in events kept for observability

@@ -58,7 +58,7 @@ mod table;
 pub mod unified;
 
 pub use detect::{detect, detect_headers};
-pub use emit::{Output, Step};
+pub use emit::{MessageDeltaParts, Output, Step};
 
 use crate::events::DiagCode;
 use crate::json::{self, Value};
@@ -342,6 +342,24 @@ impl DialectDecoder {
             Active::AiSdk(d) => Some(f(d, &ts)),
             _ => None,
         }
+    }
+
+    /// The canonical event a compact AG-UI `STATE_DELTA` becomes, built without JSON text in
+    /// between, when [`DialectDecoder::decode`] would give exactly that event with no
+    /// diagnostic (the decoder's state then moved on as `decode` would move it); `None`
+    /// (nothing changed) otherwise. Its patch borrows from `data`; `iso` holds its timestamp.
+    pub fn direct<'s>(
+        &'s mut self,
+        data: &'s str,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        #[cfg(feature = "ag-ui")]
+        if let Some(Active::AgUi(d)) = self.active.as_mut() {
+            let e = ag_ui::fast::state_delta(data)?;
+            return d.state_delta_fast(e, &mut self.clock, iso);
+        }
+        let _ = (data, iso);
+        None
     }
 
     /// Decodes one event's data (an SSE event's `data`, or one WebSocket text frame).

@@ -12,13 +12,12 @@ fn decode(d: &mut DialectDecoder, data: &str) -> Output {
 fn events(out: &Output) -> Vec<crate::json::OwnedValue> {
     out.steps
         .iter()
-        .filter_map(|s| match s {
-            Step::Event(j) => Some(
-                crate::json::parse(j)
+        .filter_map(|s| {
+            out.event_json(s).map(|j| {
+                crate::json::parse(&j)
                     .map(|v| v.into_owned())
-                    .unwrap_or_default(),
-            ),
-            _ => None,
+                    .unwrap_or_default()
+            })
         })
         .collect()
 }
@@ -27,8 +26,9 @@ fn kinds(out: &Output) -> Vec<String> {
     out.steps
         .iter()
         .map(|s| match s {
-            Step::Event(j) => crate::json::parse(j)
-                .ok()
+            Step::Event(_) | Step::MessageDelta(_) => out
+                .event_json(s)
+                .and_then(|j| crate::json::parse(&j).ok().map(|v| v.into_owned()))
                 .and_then(|v| v.get("kind").and_then(Value::as_str).map(str::to_owned))
                 .unwrap_or_default(),
             Step::ResetContent(t) => format!("reset-content {t}"),

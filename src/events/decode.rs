@@ -19,13 +19,10 @@ pub fn decode_event<'a>(
     if let Some(ev) = super::fast::content_delta(data, cx) {
         return Some(ev);
     }
-    if let Some(ev) = super::fast::message_delta(data, cx) {
-        return Some(ev);
-    }
     decode_event_general(data, cx, diags)
 }
 
-/// [`decode_event`] without its `content-delta` / `message-delta` fast paths: the same result for every input
+/// [`decode_event`] without its `content-delta` fast path: the same result for every input
 /// (unit tests and the `decode` fuzz target compare the two).
 #[doc(hidden)]
 pub fn decode_event_general<'a>(

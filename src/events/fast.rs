@@ -1,6 +1,6 @@
-//! Direct decoders for the dominant events: `content-delta` (about 90 % of a typical
-//! protocol-000 stream) and `message-delta` (what the AG-UI dialect writes for
-//! `TEXT_MESSAGE_CONTENT`, about 90 % of an AG-UI stream).
+//! A direct decoder for the dominant event of a typical protocol-000 stream, `content-delta`
+//! (about 90 % of it). (The AG-UI dialect's `message-delta`, about 90 % of an AG-UI stream,
+//! needs no reader: it reaches the store as its parts, `dialects::Step::MessageDelta`.)
 //!
 //! The general path parses the event into a [`crate::json::Value`] tree (one member vector per
 //! object), then checks the members against the struct's field list. For a `content-delta`
@@ -13,7 +13,7 @@
 
 use super::context::EventContext;
 use super::timestamp;
-use super::types::{AgentEvent, ContentDelta, MessageDelta};
+use super::types::{AgentEvent, ContentDelta};
 use crate::json::plain_run;
 use std::borrow::Cow;
 
@@ -52,46 +52,6 @@ pub(crate) fn content_delta<'a>(data: &'a str, cx: &EventContext<'_>) -> Option<
         task_id: Cow::Borrowed(task_id),
         delta: Cow::Borrowed(delta),
         index,
-        timestamp: Cow::Borrowed(timestamp),
-        extra: Vec::new(),
-    }))
-}
-
-/// `message-delta` in the member order the dialects write it (`dialects::emit::Obj::event`,
-/// then messageId, delta, timestamp).
-const MSG_HEAD: &str = r#"{"kind":"message-delta","contextId":""#;
-const MSG_ID: &str = r#"","messageId":""#;
-const MSG_STAMP: &str = r#"","timestamp":""#;
-
-/// Reads `data` as a compact `message-delta` in that member order, or `None` (the general
-/// decoder then reads it, with the same result when this one would have had one).
-pub(crate) fn message_delta<'a>(data: &'a str, cx: &EventContext<'_>) -> Option<AgentEvent<'a>> {
-    if cx.sse_type != "message" && cx.sse_type != "message-delta" {
-        return None;
-    }
-    let mut c = Cursor { text: data, pos: 0 };
-    c.lit(MSG_HEAD)?;
-    let context_id = c.plain_string()?;
-    c.lit(TASK)?;
-    let task_id = c.plain_string()?;
-    c.lit(MSG_ID)?;
-    let message_id = c.plain_string()?;
-    c.lit(DELTA)?;
-    let delta = c.plain_string()?;
-    c.lit(MSG_STAMP)?;
-    let timestamp = c.plain_string()?;
-    c.lit(TAIL)?;
-    if c.pos != data.len() || !timestamp::is_valid(timestamp) {
-        return None;
-    }
-    Some(AgentEvent::MessageDelta(MessageDelta {
-        context_id: Cow::Borrowed(context_id),
-        task_id: Cow::Borrowed(task_id),
-        message_id: Cow::Borrowed(message_id),
-        delta: Cow::Borrowed(delta),
-        part_id: None,
-        part_type: None,
-        part_members: None,
         timestamp: Cow::Borrowed(timestamp),
         extra: Vec::new(),
     }))

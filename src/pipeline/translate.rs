@@ -93,6 +93,17 @@ impl DialectHook for Translator {
         diags: &mut Vec<Diagnostic>,
         observe: &mut Observer<'_>,
     ) -> bool {
+        // What needs no JSON text in between (see `DialectDecoder::direct`).
+        let mut iso = [0; 24];
+        if let Some(ev) = self.decoder.direct(data, &mut iso) {
+            let meta = EventMeta {
+                event_id,
+                position,
+                raw: data,
+            };
+            apply_event(&ev, &meta, store, observe);
+            return true;
+        }
         match self.decoder.decode(data, event_id, position, &mut self.out) {
             Route::Canonical => false,
             Route::Translated => {
@@ -141,6 +152,18 @@ impl DialectHook for Translator {
             position,
         };
         for step in self.out.steps.iter() {
+            if let Step::MessageDelta(i) = step {
+                // The event its JSON text decodes to, with no diagnostic (see `Step`).
+                if let Some(parts) = self.out.deltas.get(*i) {
+                    let meta = EventMeta {
+                        event_id,
+                        position,
+                        raw: data,
+                    };
+                    on(Item::Event(&parts.event(), meta));
+                }
+                continue;
+            }
             let Step::Event(json) = step else { continue };
             diags.clear();
             let decoded = decode_event(json, &cx, diags);
@@ -238,9 +261,22 @@ fn apply(
         event_id,
         position,
     };
-    for step in out.steps.drain(..) {
-        match step {
-            Step::Event(json) => {
+    let Output { steps, deltas, .. } = out;
+    for step in steps.drain(..) {
+        let json: String;
+        let ev = match step {
+            // The event its JSON text decodes to, with no diagnostic (see `Step`).
+            Step::MessageDelta(i) => {
+                let Some(parts) = deltas.get(i) else { continue };
+                json = if raw.is_empty() {
+                    parts.json()
+                } else {
+                    String::new()
+                };
+                parts.event()
+            }
+            Step::Event(j) => {
+                json = j;
                 let decoded = decode_event(&json, &cx, diags);
                 for mut d in diags.drain(..) {
                     if !raw.is_empty() {
@@ -248,20 +284,41 @@ fn apply(
                     }
                     store.push_diagnostic(d);
                 }
-                if let Some(ev) = decoded {
-                    let meta = EventMeta {
-                        event_id,
-                        position,
-                        raw: if raw.is_empty() { &json } else { raw },
-                    };
-                    if store.apply(&ev, &meta) {
-                        observe(&ev, &meta, store);
-                    }
-                }
+                let Some(ev) = decoded else { continue };
+                ev
             }
-            Step::ResetContent(task) => store.reset_content(&task),
-            Step::ResetArtifact(id) => store.reset_artifact(&id),
-            Step::ExpireInput(id) => store.expire_input(&id),
-        }
+            Step::ResetContent(task) => {
+                store.reset_content(&task);
+                continue;
+            }
+            Step::ResetArtifact(id) => {
+                store.reset_artifact(&id);
+                continue;
+            }
+            Step::ExpireInput(id) => {
+                store.expire_input(&id);
+                continue;
+            }
+        };
+        let meta = EventMeta {
+            event_id,
+            position,
+            raw: if raw.is_empty() { &json } else { raw },
+        };
+        apply_event(&ev, &meta, store, observe);
+    }
+}
+
+/// Applies one event and hands it to the observer when it changed something (one copy of
+/// this for every way a dialect event reaches the store).
+#[inline(never)]
+fn apply_event(
+    ev: &AgentEvent<'_>,
+    meta: &EventMeta<'_>,
+    store: &mut Store,
+    observe: &mut Observer<'_>,
+) {
+    if store.apply(ev, meta) {
+        observe(ev, meta, store);
     }
 }

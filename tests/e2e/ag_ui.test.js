@@ -157,6 +157,27 @@ export const liveTests = {
 };
 
 export const tests = {
+  /** The manual transport reads what the app feeds (a recorded AG-UI stream, a benchmark). */
+  async ag_ui_manual_transport_reads_a_fed_stream(aw) {
+    const client = new aw.AgentClient({ transport: "manual", dialect: "ag-ui" });
+    const frame = (e) => `data: ${JSON.stringify(e)}\r\n\r\n`; // CRLF, as Python servers frame it
+    const bytes = new TextEncoder().encode([
+      { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+      { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Hello, " },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "world" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+    ].map(frame).join(""));
+    client.store.feed(bytes.subarray(0, 50));
+    client.store.feed(bytes.subarray(50));
+    const root = client.getSnapshot().roots[0];
+    eq([root.id, root.contextId, root.status, root.content], ["r1", "t1", "completed", "Hello, world"], "the run");
+    eq(root.messages.map((m) => [m.role, m.content]), [["assistant", "Hello, world"]], "the message");
+    eq(client.dialect, "ag-ui", "the dialect");
+    client.close();
+  },
+
   /** Two turns against the scenario server: the first run (quick scenario), then a second turn. */
   async ag_ui_two_turns(aw) {
     const client = await quickRun(aw, "");

@@ -164,15 +164,26 @@ fn read_session(o: &JsValue) -> Result<(Option<String>, Option<String>), JsValue
 fn read_dialect(o: &JsValue) -> Result<DialectChoice, JsValue> {
     match opt_string(o, "dialect")? {
         None => Ok(DialectChoice::Auto),
-        Some(name) => DialectChoice::parse(&name).ok_or_else(|| {
-            js_error(
+        Some(name) => match DialectChoice::parse(&name) {
+            // A protocol's own entry (agentwire/core, agentwire/a2a, ...) is built without the
+            // other dialects: say so when the client is created, not as a stream of diagnostics.
+            Some(DialectChoice::Fixed(d)) if !d.is_available() => Err(js_error(
+                "invalid-argument",
+                &format!(
+                    "options.dialect {}: this entry is built without it; import \"agentwire\" (every protocol) or \"agentwire/{}\"",
+                    crate::json::Quoted(&name),
+                    d.as_str()
+                ),
+            )),
+            Some(choice) => Ok(choice),
+            None => Err(js_error(
                 "invalid-argument",
                 &format!(
                     "options.dialect {}: use auto, canonical, a2a, acp, unified, myagent, ag-ui or ai-sdk",
                     crate::json::Quoted(&name)
                 ),
-            )
-        }),
+            )),
+        },
     }
 }
 
@@ -219,14 +230,18 @@ pub(crate) fn read_stream_options(o: &JsValue) -> Result<StreamOptions, JsValue>
             "options.message is sent with a JSON-RPC POST: it needs the fetch transport and no body",
         ));
     }
-    if is_ag_ui && (body.is_some() || transport != TransportKind::Fetch) {
+    // (The manual transport reads nothing itself: the app feeds the AG-UI stream.)
+    if is_ag_ui
+        && transport != TransportKind::Manual
+        && (body.is_some() || transport != TransportKind::Fetch)
+    {
         return Err(js_error(
             "invalid-argument",
             "dialect ag-ui POSTs each run's RunAgentInput itself: it needs the fetch transport and no body",
         ));
     }
     let method = match opt_string(o, "method")? {
-        _ if is_ag_ui || (is_ai_sdk && transport == TransportKind::Fetch) => "POST".into(),
+        _ if (is_ag_ui || is_ai_sdk) && transport == TransportKind::Fetch => "POST".into(),
         Some(m) if m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("POST") => {
             m.to_ascii_uppercase()
         }

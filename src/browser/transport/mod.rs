@@ -6,7 +6,10 @@
 //!   resume with `Last-Event-ID`, backoff, idle detection.
 //! - [`eventsource`]: the browser's `EventSource` (GET, `withCredentials`); it reconnects itself.
 //! - [`websocket`]: text frames carrying JSON events; the app can send frames. MyAgent's
-//!   session handshake, batched acks and reconnect with `last_seq` live in [`myagent`].
+//!   session handshake, batched acks and reconnect with `last_seq` live in `myagent` (a module
+//!   only in builds with the `websocket` feature).
+//! - Without the `eventsource` / `websocket` features (an entry of one protocol), those two
+//!   modules are `eventsource_off.rs` / `websocket_off.rs`: the transport option is refused.
 //! - manual: no network; the app feeds `client.store`.
 //!
 //! AG-UI (a POST per run, answers as the next run's `resume`) is its own driver, [`ag_ui`],

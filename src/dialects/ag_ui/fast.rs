@@ -84,6 +84,49 @@ fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
     }
 }
 
+const STATE_HEAD: &str = r#"{"type":"STATE_DELTA","timestamp":"#;
+const STATE_DELTA: &str = r#","delta":"#;
+
+/// A compact `STATE_DELTA` (`type`, `timestamp`, `delta`, nothing else), its patch borrowed
+/// from the event's text.
+pub(crate) struct StateDelta<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `delta`: an array, parsed from the event's text.
+    pub patch: Value<'a>,
+}
+
+/// Reads `data` as a compact `STATE_DELTA` whose patch is an array that comes out of the
+/// canonical `state-delta` text the general path writes exactly as it is (no number that JSON
+/// text cannot hold: `-0` or one that overflowed), or `None` (the general path reads it).
+///
+/// The patch is parsed from its own slice of the text with one level less of nesting allowed:
+/// it sits one level deep in the event, as in the canonical event, so it parses here exactly
+/// when the whole event and the canonical event parse.
+pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    c.lit(STATE_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    c.lit(STATE_DELTA)?;
+    let body = data.strip_suffix('}')?.get(c.pos..)?;
+    let patch = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
+    (patch.as_array().is_some() && written_as_is(&patch)).then_some(StateDelta {
+        timestamp_ms,
+        patch,
+    })
+}
+
+/// `true` when writing `v` as JSON text and parsing it again gives `v` (numbers: JSON text has
+/// no `-0`, and a number too large for a double was parsed as an infinity, written `null`).
+fn written_as_is(v: &Value<'_>) -> bool {
+    match v {
+        Value::Number(n) => n.is_finite() && !(*n == 0.0 && n.is_sign_negative()),
+        Value::Array(items) => items.iter().all(written_as_is),
+        Value::Object(members) => members.iter().all(|(_, v)| written_as_is(v)),
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::dialects::{Dialect, DialectChoice, DialectDecoder, Output};
@@ -140,12 +183,40 @@ mod tests {
         let mut fast = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
         let mut general = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
         let mut taken = 0;
+        let mut direct = 0;
         for (i, data) in stream.iter().enumerate() {
             let (mut a, mut b) = (Output::default(), Output::default());
             let ra = fast.decode(data, "", i as u64, &mut a);
             let rb = general.decode(&spaced(data), "", i as u64, &mut b);
             assert_eq!(ra, rb, "{data}");
-            assert_eq!(a.steps, b.steps, "{data}");
+            // (Compared as the canonical JSON text each step stands for.)
+            let text = |o: &Output| {
+                o.steps
+                    .iter()
+                    .map(|s| o.event_json(s).map(|j| j.into_owned()).ok_or(s.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(text(&a), text(&b), "{data}");
+            // A step given as its parts is exactly the event its text decodes to, no diagnostic.
+            for step in &a.steps {
+                let crate::dialects::Step::MessageDelta(i) = step else {
+                    continue;
+                };
+                let parts = &a.deltas[*i];
+                let json = parts.json();
+                let cx = crate::events::EventContext {
+                    sse_type: "message",
+                    event_id: "",
+                    position: 0,
+                };
+                let mut diags = Vec::new();
+                let fast = crate::events::decode_event(&json, &cx, &mut diags);
+                let general = crate::events::decode_event_general(&json, &cx, &mut diags);
+                assert!(diags.is_empty(), "{json}: {diags:?}");
+                assert_eq!(fast.as_ref(), Some(&parts.event()), "{json}");
+                assert_eq!(general.as_ref(), Some(&parts.event()), "{json}");
+                direct += 1;
+            }
             let strip = |o: &Output| {
                 o.diagnostics
                     .iter()
@@ -164,6 +235,8 @@ mod tests {
         let e = super::text_content(&c("", "m1", r#"a\"b\n\\"#)).map(|e| e.delta.into_owned());
         assert_eq!(e.as_deref(), Some("a\"b\n\\"));
         assert!(taken >= 8, "the fast path was taken {taken} times");
+        // Deltas with escapes and split surrogates are still given as JSON text; the rest not.
+        assert!(direct >= 5, "{direct} message-delta steps given as parts");
         // And the reader refuses what it must leave to the general path.
         for data in [
             spaced(&c("", "m1", "x")),
@@ -180,5 +253,119 @@ mod tests {
         ] {
             assert!(super::text_content(&data).is_none(), "{data}");
         }
+    }
+
+    /// Feeds `events` as SSE to an AG-UI session; returns the state, the diagnostics and the
+    /// applied events.
+    fn session_of(events: &[String]) -> (String, Vec<String>, Vec<String>) {
+        use crate::pipeline::Session;
+        let mut s = Session::with_dialect(
+            crate::sse::SseConfig::default(),
+            crate::state::Limits::default(),
+            DialectChoice::Fixed(Dialect::AgUi),
+        );
+        let mut applied = Vec::new();
+        for e in events {
+            s.feed(format!("data: {e}\n\n").as_bytes(), &mut |ev, _, _| {
+                applied.push(format!("{ev:?}"))
+            });
+        }
+        let diags = s
+            .store()
+            .diagnostics()
+            .map(|d| {
+                format!(
+                    "{:?} {:?} {} {} {}",
+                    d.code, d.severity, d.message, d.path, d.position
+                )
+            })
+            .collect();
+        (s.store().state_json(), diags, applied)
+    }
+
+    #[test]
+    fn the_direct_state_delta_gives_what_the_general_path_gives() {
+        let d = |delta: &str| {
+            format!(r#"{{"type":"STATE_DELTA","timestamp":1762425000100,"delta":{delta}}}"#)
+        };
+        let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let mut stream: Vec<String> = vec![
+            d(r#"[{"op":"add","path":"/early","value":1}]"#),
+            r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+            d(r#"[{"op":"add","path":"/a","value":{"s":"esc\"aped \u00e9","n":[1,2.5,-3,1e300]}}]"#),
+            d(r#"[{"op":"add","path":"/z","value":-0}]"#),
+            d(r#"[{"op":"add","path":"/z2","value":-0.0}]"#),
+            d(r#"[{"op":"add","path":"/big","value":1e400}]"#),
+            d(r#"[{"op":"test","path":"/big","value":null}]"#),
+            d(r#"[{"op":"test","path":"/a/n/0","value":2}]"#),
+            d(r#"[{"op":"replace","path":"/a/n/0","value":7},{"op":"remove","path":"/nope"}]"#),
+            d(r#"[{"op":"move","from":"/a/s","path":"/s"}]"#),
+            d(r#" [ {"op":"add","path":"/ws","value":true} ] "#),
+            d(r#"{"op":"add","path":"/obj","value":1}"#),
+            d(r#"[1],"extra":2"#),
+            d(r#"[{"op":"add","path":"/bad","value":tru}]"#),
+            d("[]"),
+            d("null"),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"delta":[],"extra":1}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"x","delta":[]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":99999999999999999,"delta":[]}"#.into(),
+            // an open chunk lane of the run is closed first
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
+            d(r#"[{"op":"add","path":"/after-chunk","value":1}]"#),
+        ];
+        // nesting around the parser's depth limit
+        for n in 124..=130 {
+            stream.push(d(&format!(
+                r#"[{{"op":"add","path":"/deep{n}","value":{}}}]"#,
+                nested(n)
+            )));
+        }
+        stream.push(
+            r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#
+                .into(),
+        );
+        stream.push(d(r#"[{"op":"add","path":"/late","value":1}]"#));
+        // The general path gets the same text with `type` and `timestamp` swapped (same length:
+        // the same byte offsets in messages), which the direct reader refuses.
+        let (head, swapped) = (
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"#,
+            r#"{"timestamp":1762425000100,"type":"STATE_DELTA","#,
+        );
+        let general: Vec<String> = stream
+            .iter()
+            .map(|e| e.replacen(head, swapped, 1))
+            .collect();
+        let (a, b) = (session_of(&stream), session_of(&general));
+        let back = |s: &String| {
+            s.replace(swapped, head)
+                .replace(&swapped.replace('"', "\\\""), &head.replace('"', "\\\""))
+        };
+        assert_eq!(a.0, back(&b.0), "state");
+        assert_eq!(a.1, b.1.iter().map(back).collect::<Vec<_>>(), "diagnostics");
+        assert_eq!(a.2, b.2, "applied events");
+        assert!(general.iter().all(|e| super::state_delta(e).is_none()));
+        // The direct reader took the plain cases and refused the rest.
+        let took = stream
+            .iter()
+            .filter(|e| super::state_delta(e).is_some())
+            .count();
+        assert!(took >= 10, "direct {took}");
+        for refused in [
+            d(r#"[{"op":"add","path":"/z","value":-0}]"#),
+            d(r#"[{"op":"add","path":"/big","value":1e400}]"#),
+            d(r#"{"op":"add","path":"/obj","value":1}"#),
+            d(r#"[1],"extra":2"#),
+            d(&format!(
+                r#"[{{"op":"add","path":"/d","value":{}}}]"#,
+                nested(127)
+            )),
+        ] {
+            assert!(super::state_delta(&refused).is_none(), "{refused}");
+        }
+        assert!(super::state_delta(&d(&format!(
+            r#"[{{"op":"add","path":"/d","value":{}}}]"#,
+            nested(124)
+        )))
+        .is_some());
     }
 }

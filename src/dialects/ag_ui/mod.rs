@@ -34,7 +34,6 @@ use super::emit::{as_count, get_str, Clock, Obj, Sink};
 use super::table::Table;
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
-use text::delta_json;
 
 /// Ids remembered per table before the oldest are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -227,16 +226,23 @@ impl AgUiDecoder {
         if !schema::check(ty, v, sink) {
             return;
         }
-        let own_ts = as_count(v.get("timestamp")).map(|ms| super::emit::iso_from_ms(ms as i64));
-        let ts = clock.stamp(own_ts.as_deref());
+        let mut iso = [0; 24];
+        let stamped;
+        let ts: &str = match as_count(v.get("timestamp")) {
+            Some(ms) => clock.stamp_ms(ms as i64, &mut iso),
+            None => {
+                stamped = clock.stamp(None);
+                &stamped
+            }
+        };
         if let Some(legacy) = self.legacy_type(ty) {
-            return self.decode_legacy(legacy, v, &ts, sink);
+            return self.decode_legacy(legacy, v, ts, sink);
         }
         if !self.check_run_order(ty, v, sink) {
             return;
         }
         if ty == "RUN_STARTED" {
-            return self.run_started(v, &ts, sink);
+            return self.run_started(v, ts, sink);
         }
         let (Some(thread), Some(run)) = (self.thread.clone(), self.run.clone()) else {
             return;
@@ -261,7 +267,7 @@ impl AgUiDecoder {
             task: &task,
             owner,
             ty,
-            ts: &ts,
+            ts,
             raw: sink.raw,
         };
         self.close_lane_for(&cx, sink);
@@ -323,20 +329,55 @@ impl AgUiDecoder {
         if self.lanes.contains(e.owner.unwrap_or_default()) {
             return false;
         }
-        let task = match self.messages.get(e.message_id) {
+        match self.messages.get(e.message_id) {
             Some(m)
-                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner =>
-            {
-                m.task.clone()
-            }
+                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner => {}
             _ => return false,
-        };
-        let ts = clock.stamp(Some(&super::emit::iso_from_ms(e.timestamp_ms as i64)));
+        }
+        let mut iso = [0; 24];
+        let ts = clock.stamp_ms(e.timestamp_ms as i64, &mut iso);
         let delta = self.joined_delta(e.message_id, &e.delta, sink.raw);
         let thread = self.thread.as_deref().unwrap_or_default();
-        sink.event(delta_json(thread, &task, e.message_id, &delta, &ts));
+        let task = self
+            .messages
+            .get(e.message_id)
+            .map_or("", |m| m.task.as_str());
+        sink.message_delta(thread, task, e.message_id, &delta, ts);
         self.bound();
         true
+    }
+
+    /// A compact `STATE_DELTA` (see [`fast::state_delta`]) as the canonical `state-delta` the
+    /// general path would give with no diagnostic (an active run, no open chunk lane of the
+    /// run, a valid timestamp), built directly; `None` (nothing changed) otherwise.
+    pub(crate) fn state_delta_fast<'s>(
+        &'s mut self,
+        e: fast::StateDelta<'s>,
+        clock: &mut Clock,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        // (No open chunk lane at all: the run's own would be closed first; checked without a
+        // lookup, which keeps this path small.)
+        if self.phase != Phase::Active || self.lanes.len() != 0 {
+            return None;
+        }
+        let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
+            return None;
+        };
+        let ts = clock.stamp_ms(e.timestamp_ms as i64, iso);
+        if !crate::events::timestamp::is_valid(ts) {
+            return None; // (nothing changed: the clock keeps only valid timestamps)
+        }
+        use std::borrow::Cow::Borrowed;
+        Some(crate::events::AgentEvent::StateDelta(
+            crate::events::StateDelta {
+                context_id: Borrowed(thread),
+                task_id: Borrowed(run),
+                patch: e.patch,
+                timestamp: Borrowed(ts),
+                extra: Vec::new(),
+            },
+        ))
     }
 
     /// Delivers an event that changes no state whole, as `ag-ui:<type in kebab case>`.

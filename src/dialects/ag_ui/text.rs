@@ -35,7 +35,7 @@ impl AgUiDecoder {
 
     fn delta_event(&mut self, cx: &Cx<'_>, task: &str, id: &str, delta: &str, sink: &mut Sink<'_>) {
         let delta = self.joined_delta(id, delta, cx.raw);
-        sink.event(delta_json(cx.thread, task, id, &delta, cx.ts));
+        sink.message_delta(cx.thread, task, id, &delta, cx.ts);
     }
 
     /// The delta as it joins the message's text (surrogate halves joined), also added to an
@@ -509,15 +509,4 @@ impl AgUiDecoder {
             _ => self.pass_through(&cx, v, sink),
         }
     }
-}
-
-/// The canonical `message-delta` (members in the order `events::fast::message_delta` reads).
-pub(super) fn delta_json(thread: &str, task: &str, id: &str, delta: &str, ts: &str) -> String {
-    // The member names, quotes and braces take 92 bytes; escapes may need more (it grows).
-    let n = 100 + thread.len() + task.len() + id.len() + delta.len() + ts.len();
-    let mut e = Obj::event_with_capacity("message-delta", thread, task, n);
-    e.str("messageId", id)
-        .str("delta", delta)
-        .str("timestamp", ts);
-    e.finish()
 }

@@ -1,17 +1,18 @@
-// DRAFT (issue 23 item 6; not wired into the test command): checks that entries laid out by
-// scripts/lib/entry-layout.mjs work with NO bundler settings: Vite 8 (dev server, and build +
-// preview) and webpack 5 (default config, its output served as static files), each page run in
-// Chromium (playwright-core from tools/). Two apps: `core` (AgentStore from agentwire/core) and
-// `worker` (WorkerClient from agentwire/worker, its Worker bundled by the bundler).
-//   bash scripts/build-entry.sh core worker && node scripts/lib/entry-bundlers.mjs
+// The protocol entries with NO bundler settings (issue 23 item 6): two apps, one on
+// `agentwire/core` and one on `agentwire/ai-sdk` (AgentStore fed a stream), built from a copy of
+// pkg/ installed as node_modules/agentwire, by Vite 8 (dev server, and build + preview) and
+// webpack 5 (default config, its output served as static files), each page run in Chromium
+// (playwright-core from tools/). The entries load their wasm from `new URL(..., import.meta.url)`,
+// which all of these treat as an asset by default. Run by scripts/entries-e2e.sh.
+//   node scripts/entries-bundlers.mjs
 // Installs vite@8, webpack@5 and webpack-cli@6 into target/bundlers (npm) the first time.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dir = path.join(root, "target/bundlers");
 const tools = process.env.AW_TOOLS || path.join(root, "tools");
 const { chromium } = createRequire(path.join(tools, "package.json"))("playwright-core");
@@ -21,8 +22,9 @@ if (!existsSync(path.join(dir, "node_modules/vite/package.json"))) {
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "vite@8", "webpack@5", "webpack-cli@6"],
     { cwd: dir, stdio: "inherit" });
 }
-execFileSync(process.execPath, [path.join(root, "scripts/lib/entry-layout.mjs"), path.join(dir, "node_modules/agentwire"),
-  path.join(root, "target/entries"), "core", "worker"], { stdio: "inherit" });
+// The package as an app gets it from npm: a copy (a link would be treated as source by Vite).
+rmSync(path.join(dir, "node_modules/agentwire"), { recursive: true, force: true });
+cpSync(path.join(root, "pkg"), path.join(dir, "node_modules/agentwire"), { recursive: true });
 
 const SSE = JSON.stringify([
   'event: task-created\ndata: {"kind":"task-created","contextId":"c","taskId":"t","initiator":"user","timestamp":"2025-11-06T10:30:00Z"}\n\n',
@@ -34,13 +36,13 @@ const store = new AgentStore({});
 store.feedText(${SSE});
 const snap = store.getSnapshot();
 document.body.dataset.result = snap.tasks[0].content;`,
-  worker: `import { WorkerClient } from "agentwire/worker";
-const c = new WorkerClient({ transport: "manual" });
-c.feed(new TextEncoder().encode(${SSE}));
-c.subscribe(() => { const s = c.getSnapshot(); if (s.tasks[0]?.content) document.body.dataset.result = s.tasks[0].content; });`,
+  "ai-sdk": `import { AgentStore } from "agentwire/ai-sdk";
+const store = new AgentStore({});
+store.feedText(${SSE});
+document.body.dataset.result = store.getSnapshot().tasks[0].content;`,
 };
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"] });
 async function check(url) {
   const page = await browser.newPage();
   const errors = [];
@@ -66,7 +68,7 @@ function serve(cmd, args, cwd, port) {
 }
 const node = process.execPath, vite = path.join(dir, "node_modules/vite/bin/vite.js");
 const webpack = path.join(dir, "node_modules/webpack-cli/bin/cli.js");
-let port = 5400, failed = 0;
+let port = 5400 + Math.floor(Math.random() * 400), failed = 0, passed = 0;
 for (const [name, code] of Object.entries(apps)) {
   const app = path.join(dir, `app-${name}`);
   rmSync(app, { recursive: true, force: true });
@@ -85,7 +87,8 @@ for (const [name, code] of Object.entries(apps)) {
   writeFileSync(path.join(app, "dist/index.html"), '<!doctype html><meta charset="utf-8"><script type="module" src="main.js"></script>\n');
   s = await serve("python3", ["-m", "http.server", String(++port)], path.join(app, "dist"), port);
   results["webpack 5"] = await check(s.url); s.p.kill();
-  for (const [k, v] of Object.entries(results)) { console.log(`${name.padEnd(7)} ${k.padEnd(11)} ${v}`); if (v !== "ok") failed++; }
+  for (const [k, v] of Object.entries(results)) { console.log(`${name.padEnd(7)} ${k.padEnd(11)} ${v}`); if (v !== "ok") failed++; else passed++; }
 }
 await browser.close();
+console.log(`bundlers: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
