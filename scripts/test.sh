@@ -8,6 +8,13 @@
 #   packed package, in Chromium), the protocol entries (agentwire/core, /a2a, ... each loaded with
 #   no bundler in Chromium and run against the scenario server), Node smoke test of the built package, bundler smoke test
 #   (esbuild, Node import, Vite dev server).
+#
+# One layer: scripts/test.sh LAYER runs set-up, then only that layer's steps (and builds the
+# package first when the layer needs pkg/ and it is missing). Layers, in the order above:
+#   lint (rustfmt, both clippies, each feature alone, rustdoc), native, fuzz, size (alias
+#   build: the package build + size report), types, docs, browser, e2e, demo, examples,
+#   entries (the protocol entries), smoke (Node and bundler). No argument: every layer, as CI
+#   runs it. An unknown layer: usage, exit 2.
 # Ends with a summary: time and test counts per layer. A step that did not do its work says
 # SKIPPED there (with why), never `ok`. Logs: target/test-logs/. Works unattended (no stdin);
 # caches stay in the clone (target/, tools/node_modules/).
@@ -23,7 +30,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec </dev/null
-[ $# -eq 0 ] || { echo "usage: scripts/test.sh   (no arguments)" >&2; exit 2; }
+layers=(lint native fuzz size types docs browser e2e demo examples entries smoke)
+usage() { echo "usage: scripts/test.sh [LAYER]   (no LAYER: every layer; LAYER: ${layers[*]}; build = size)" >&2; exit 2; }
+only=
+case $# in
+  0) ;;
+  1) only=$1; [ "$only" = build ] && only=size
+     [[ " ${layers[*]} " == *" $only "* ]] || usage ;;
+  *) usage ;;
+esac
+# want LAYER: the run includes LAYER (every layer without an argument).
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 
 logs=target/test-logs
@@ -95,24 +112,29 @@ e2e_counts() { grep '^e2e:' "$logs/e2e.log" | tail -1 | sed 's/^e2e: //'; }
 examples_counts() { grep '^examples:' "$logs/examples.log" | tail -1 | sed 's/^examples: //'; }
 entries_counts() { printf '%s; bundlers %s' "$(grep '^entries:' "$logs/entries.log" | tail -1 | sed 's/^entries: //')" "$(grep '^bundlers:' "$logs/entries.log" | tail -1 | sed 's/^bundlers: //')"; }
 
+# needs_pkg LAYER: the layer reads the built package (pkg/).
+needs_pkg() { case $1 in types|docs|browser|e2e|demo|examples|entries|smoke) return 0 ;; *) return 1 ;; esac; }
+
 step "set-up (scripts/setup.sh)"                  none            bash scripts/setup.sh
-step "cargo fmt --all --check"                    none            cargo fmt --all --check
-step "clippy (host, all targets)"                 none            cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
-step "dialect features (each alone, none)"       feature_counts  logged features bash scripts/check-features.sh
-step "rustdoc (host + wasm32, -D warnings)"       none            env RUSTDOCFLAGS="-D warnings" bash -c 'cargo doc -q --no-deps -p agentwire --lib && cargo doc -q --no-deps -p agentwire --lib --target wasm32-unknown-unknown'
-step "native tests (cargo test --workspace)"      native_counts   logged native bash -c 'source scripts/lib/ag-ui-server.sh && install_ag_ui_deps && source scripts/lib/ai-sdk-server.sh && install_ai_sdk_deps && cargo test --workspace'
-step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5
-step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh
-step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
-step "docs check (links, CLI synopsis, TS blocks)" docs_counts    logged docs node scripts/docs-check.mjs
-step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
-step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
-step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
-step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
-step "protocol entries (agentwire/core, ...)"     entries_counts  logged entries bash scripts/entries-e2e.sh
-step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
-step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
+want lint     && step "cargo fmt --all --check"                    none            cargo fmt --all --check
+want lint     && step "clippy (host, all targets)"                 none            cargo clippy --workspace --all-targets -- -D warnings
+want lint     && step "clippy (wasm32, all targets)"               none            cargo clippy -p agentwire --target wasm32-unknown-unknown --all-targets -- -D warnings
+want lint     && step "dialect features (each alone, none)"       feature_counts  logged features bash scripts/check-features.sh
+want lint     && step "rustdoc (host + wasm32, -D warnings)"       none            env RUSTDOCFLAGS="-D warnings" bash -c 'cargo doc -q --no-deps -p agentwire --lib && cargo doc -q --no-deps -p agentwire --lib --target wasm32-unknown-unknown'
+want native   && step "native tests (cargo test --workspace)"      native_counts   logged native bash -c 'source scripts/lib/ag-ui-server.sh && install_ag_ui_deps && source scripts/lib/ai-sdk-server.sh && install_ai_sdk_deps && cargo test --workspace'
+want fuzz     && step "fuzz smoke (scripts/fuzz.sh --time 5)"     fuzz_counts     logged fuzz bash scripts/fuzz.sh --time 5
+if want size || { [ -n "$only" ] && needs_pkg "$only" && ! [ -f pkg/web/agentwire.js ]; }; then
+  step "npm package build + size report"            size_line       logged build bash scripts/build-pkg.sh
+fi
+want types    && step "TypeScript type tests"                      type_counts     logged types bash scripts/typecheck.sh
+want docs     && step "docs check (links, CLI synopsis, TS blocks)" docs_counts    logged docs node scripts/docs-check.mjs
+want browser  && step "browser tests (headless Chromium)"          browser_counts  logged browser bash scripts/browser-tests.sh
+want e2e      && step "client end to end (Chromium + server)"      e2e_counts      logged e2e bash scripts/e2e-tests.sh
+want demo     && step "demo end to end (www-demo in Chromium)"     demo_counts     logged demo bash scripts/demo-e2e.sh
+want examples && step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
+want entries  && step "protocol entries (agentwire/core, ...)"     entries_counts  logged entries bash scripts/entries-e2e.sh
+want smoke    && step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
+want smoke    && step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary
 skipped=$(printf '%s\n' "${summary[@]}" | grep -c '^SKIPPED' || true)
 if [ "$skipped" -gt 0 ]; then

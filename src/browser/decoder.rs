@@ -2,7 +2,7 @@
 
 use super::convert::from_json;
 use super::error::{check_alive, js_error};
-use super::store::read_options;
+use super::options::store::read_options;
 use crate::pipeline::{Item, StreamDecoder as CoreDecoder};
 use wasm_bindgen::prelude::*;
 

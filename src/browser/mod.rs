@@ -8,22 +8,17 @@
 //! - [`decoder`]: `StreamDecoder`, bytes → canonical events + diagnostics, no assembly.
 //! - [`transport`]: fetch SSE, EventSource, WebSocket and manual sources with resume.
 //! - [`client`]: `AgentClient`, a connection plus answering the agent.
-//! - [`a2a_options`]: the A2A options of `AgentClient` (`a2aVersion`, `a2aBinding`,
-//!   `agentCard`) and reading the agent card.
-//! - [`ag_ui_options`]: the AG-UI option of `AgentClient` (`agUi`: the first run's input).
-//! - [`ai_sdk_options`]: the AI SDK option of `AgentClient` (`aiSdk`: chat id, messages, body,
-//!   headers).
+//! - [`options`]: the options of the client, the store and the decoder, read with one set of
+//!   readers (the connection, the endpoints, the limits, each dialect's options).
 //! - [`iter`]: the async iterator of events.
 
-pub mod a2a_options;
-pub mod ag_ui_options;
-pub mod ai_sdk_options;
 pub mod client;
 pub mod convert;
 pub mod decoder;
 pub mod error;
 pub mod global;
 pub mod iter;
+pub mod options;
 pub mod panic;
 pub mod store;
 pub mod transport;

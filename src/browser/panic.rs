@@ -5,8 +5,9 @@
 //! its state half-updated (borrows never released, structures mid-change), so later calls could
 //! trap at random or work on broken state. std runs the hook before the abort, and the hook:
 //!
-//! 1. poisons the module: one global flag that every JS-facing entry point checks first
-//!    ([`check_alive`], an atomic load), so every later call throws an `Error` with code
+//! 1. poisons the module: one global flag (in [`super::error`]) that every JS-facing entry
+//!    point checks first ([`check_alive`](super::error::check_alive), an atomic load), so
+//!    every later call throws an `Error` with code
 //!    `internal` whose message quotes the panic;
 //! 2. logs the panic with `console.error`;
 //! 3. schedules for the next task (`setTimeout` 0, outside the broken call) the report to every
@@ -23,18 +24,13 @@
 //! `__triggerPanic(message)` and `__triggerPanicLater(message, ms)` (in a spawned task, where a
 //! transport runs) let `tests/e2e/hostile.test.js` prove all of this in Chromium.
 
-use super::error::js_error;
+use super::error::{internal_error, message, poison, set_message};
 use super::transport::{Shared, FAILED};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
-use std::sync::atomic::{AtomicBool, Ordering};
 use wasm_bindgen::prelude::*;
 
-static POISONED: AtomicBool = AtomicBool::new(false);
-
 thread_local! {
-    /// The panic's message (quoted by every `internal` error).
-    static MESSAGE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The clients' connections, told about a panic.
     static CLIENTS: RefCell<Vec<Weak<Shared>>> = const { RefCell::new(Vec::new()) };
 }
@@ -43,37 +39,6 @@ thread_local! {
 extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(handler: &JsValue, ms: f64) -> JsValue;
-}
-
-/// `true` once a panic happened.
-#[inline]
-pub fn poisoned() -> bool {
-    POISONED.load(Ordering::Relaxed)
-}
-
-/// `Err` with the typed `internal` error once a panic happened (first thing every entry point does).
-#[inline]
-pub fn check_alive() -> Result<(), JsValue> {
-    if poisoned() {
-        Err(internal_error())
-    } else {
-        Ok(())
-    }
-}
-
-fn message() -> String {
-    MESSAGE.with(|m| m.try_borrow().map(|m| m.clone()).unwrap_or_default())
-}
-
-/// The `internal` error: what happened and what to do.
-fn internal_error() -> JsValue {
-    js_error(
-        "internal",
-        &format!(
-            "agentwire stopped after an internal error and refuses further calls; reload the page (please report it: {})",
-            message()
-        ),
-    )
 }
 
 /// Installs the hook (at module start).
@@ -92,18 +57,14 @@ pub fn register(shared: &Rc<Shared>) {
 }
 
 fn hook(info: &std::panic::PanicHookInfo<'_>) {
-    if POISONED.swap(true, Ordering::Relaxed) {
+    if poison() {
         return;
     }
     let text = info.to_string();
     web_sys::console::error_1(&JsValue::from_str(&format!(
         "agentwire internal error (please report): {text}"
     )));
-    MESSAGE.with(|m| {
-        if let Ok(mut m) = m.try_borrow_mut() {
-            *m = text;
-        }
-    });
+    set_message(text);
     set_timeout(&Closure::once_into_js(report_to_clients), 0.0);
     wasm_bindgen::throw_val(internal_error());
 }

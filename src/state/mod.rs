@@ -16,6 +16,7 @@ mod ending;
 mod macros;
 pub mod messages;
 pub mod model;
+mod raw;
 mod replay;
 mod reset;
 mod settled;

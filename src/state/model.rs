@@ -6,29 +6,8 @@ use crate::events::field::str_enum;
 use crate::events::{
     AuthType, Encoding, Initiator, InputType, ProvidedBy, TaskStatus, ThoughtType, Verbosity,
 };
-use crate::json::WriteJson;
 
-/// JSON text kept as received (arguments, results, schemas, records): parsed only when read.
-#[derive(tsify::Tsify, Debug, Clone, PartialEq, Default)]
-#[tsify(type = "unknown")]
-pub struct RawJson(pub String);
-
-impl WriteJson for RawJson {
-    fn write_json(&self, out: &mut String) {
-        if self.0.is_empty() {
-            out.push_str("null");
-        } else {
-            out.push_str(&self.0);
-        }
-    }
-}
-
-impl RawJson {
-    /// Serialises a parsed value.
-    pub fn from_value(v: &crate::json::Value<'_>) -> Self {
-        RawJson(v.to_json())
-    }
-}
+pub use super::raw::RawJson;
 
 str_enum! {
     /// Where a tool call is.

@@ -7,12 +7,17 @@
 
 use super::rpc::{post, push_reply, rpc_error, Reply, Req};
 use super::Shared;
+use crate::browser::global::fetch_request;
+use crate::client::agent_card;
 use crate::dialects::a2a::request::UserMessage;
 use crate::dialects::respond::{self, A2aCall};
 use crate::dialects::DialectDecoder;
 use crate::json::parse;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-pub use crate::browser::a2a_options::resolve_card as prepare;
+pub use resolve_card as prepare;
 
 /// Sets how the A2A decoder writes the client's requests: the version and binding of the
 /// options, or of the agent card once read.
@@ -178,4 +183,68 @@ pub fn stream_not_opened(sh: &Shared) {
             a.stream_not_opened();
         }
     });
+}
+
+/// Reads the agent card (once per client) and keeps the interface it names. `Err((code,
+/// message))` when it cannot be read or offers nothing agentwire speaks.
+pub async fn resolve_card(sh: &Shared) -> Result<(), (&'static str, String)> {
+    let Some(card_url) = sh.opts.a2a.agent_card.clone() else {
+        return Ok(());
+    };
+    if sh.card.borrow().is_some() {
+        return Ok(());
+    }
+    let fail = |m: String| ("agent-card", m);
+    let init = web_sys::RequestInit::new();
+    init.set_method("GET");
+    let headers = web_sys::Headers::new().map_err(|_| fail("no Headers".into()))?;
+    let _ = headers.set("Accept", "application/json");
+    for (k, v) in &sh.opts.headers {
+        let _ = headers.set(k, v);
+    }
+    init.set_headers(&headers);
+    if sh.opts.credentials.as_deref() == Some("include") {
+        init.set_credentials(web_sys::RequestCredentials::Include);
+    }
+    let req = web_sys::Request::new_with_str_and_init(&card_url, &init).map_err(|_| {
+        fail(format!(
+            "bad agentCard URL {}",
+            crate::json::Quoted(&card_url)
+        ))
+    })?;
+    let resp = JsFuture::from(fetch_request(&req))
+        .await
+        .map_err(|_| fail(format!("could not read the agent card at {card_url}")))?;
+    let resp: web_sys::Response = resp.unchecked_into();
+    if !resp.ok() {
+        return Err(fail(format!(
+            "the agent card at {card_url} answered HTTP {}",
+            resp.status()
+        )));
+    }
+    let text = match resp.text() {
+        Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()),
+        Err(_) => None,
+    }
+    .ok_or_else(|| fail(format!("the agent card at {card_url} broke off")))?;
+    let mut iface = agent_card::pick(&text, Some(sh.opts.a2a.binding))
+        .map_err(|m| fail(format!("{card_url}: {m}")))?;
+    // A relative interface URL is relative to the card, whose URL may be relative to the page
+    // (or the worker's script) itself.
+    let card_abs = page_url()
+        .and_then(|base| web_sys::Url::new_with_base(&card_url, &base).ok())
+        .map_or(card_url.clone(), |u| u.href());
+    if let Ok(u) = web_sys::Url::new_with_base(&iface.url, &card_abs) {
+        iface.url = u.href();
+    }
+    *sh.card.borrow_mut() = Some(iface);
+    Ok(())
+}
+
+/// `location.href` of the page or worker, when it has one.
+fn page_url() -> Option<String> {
+    let location = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("location")).ok()?;
+    js_sys::Reflect::get(&location, &JsValue::from_str("href"))
+        .ok()?
+        .as_string()
 }

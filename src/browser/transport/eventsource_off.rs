@@ -20,6 +20,4 @@ pub fn open(sh: &Rc<Shared>) {
     sh.shutdown(FAILED, UNAVAILABLE, Some("connect-failed"));
 }
 
-/// Why: this build has no EventSource transport.
-pub const UNAVAILABLE: &str =
-    "this build of agentwire has no EventSource transport: use the fetch transport (the default)";
+pub use crate::browser::options::stream::EVENTSOURCE_UNAVAILABLE as UNAVAILABLE;

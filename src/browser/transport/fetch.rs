@@ -206,36 +206,7 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
         }
         let last_id = sh.store.last_event_id().unwrap_or_default();
         let mut call = None;
-        let req = match next {
-            Next::First => match a2a::first_message(&sh) {
-                Some(Ok(r)) => {
-                    rpc_stream = true;
-                    rpc_request(&sh, &r, "")
-                }
-                Some(Err(m)) => Err(("invalid-argument", m)),
-                None => build_request(&sh, false, ""),
-            },
-            Next::Resume if rpc_stream => match a2a::resubscribe(&sh) {
-                Some(r) => rpc_request(&sh, &r, &last_id),
-                None => Err((
-                    "interrupted",
-                    "the JSON-RPC stream was interrupted before it named its task: nothing to resubscribe to (the message is not sent again)".into(),
-                )),
-            },
-            Next::Resume => build_request(&sh, true, &last_id),
-            Next::Call(c) => {
-                rpc_stream = true;
-                // A message/stream for a new task opens a stream of its own (its SSE ids are
-                // not the previous stream's): no Last-Event-ID, no replay of the old ids.
-                let fresh = a2a::awaits_stream_task(&sh);
-                if fresh {
-                    let _ = sh.store.with_session_mut(|s| s.begin_new_stream());
-                }
-                let r = rpc_request(&sh, &c.req, if fresh { "" } else { &last_id });
-                call = Some(c);
-                r
-            }
-        };
+        let req = next_request(&sh, next, &last_id, &mut rpc_stream, &mut call);
         sh.rpc_stream.set(rpc_stream);
         let outcome = match req {
             Err((code, message)) => Outcome::Fail { code, message },
@@ -329,58 +300,125 @@ pub async fn run(sh: Rc<Shared>, first: Option<Call>) {
                 retry_after_ms,
                 delivered,
             } => {
-                if let Some(c) = take_call(&sh) {
-                    next = Next::Call(c);
-                    continue;
+                let lost = Lost {
+                    reason,
+                    retry_after_ms,
+                    delivered,
+                    rpc_stream,
+                    opened_once,
+                    is_post,
+                };
+                match after_retryable(&sh, lost, &mut attempt).await {
+                    Some(n) => n,
+                    None => return,
                 }
-                if rpc_stream && a2a::waiting_for_answer(&sh) {
-                    match wait_for_call(&sh).await {
-                        Some(n) => {
-                            next = n;
-                            continue;
-                        }
-                        None => return,
-                    }
-                }
-                if rpc_stream && !opened_once {
-                    sh.shutdown(
-                        FAILED,
-                        &format!("{reason}; the JSON-RPC request never opened a stream and is not re-sent"),
-                        Some("interrupted"),
-                    );
-                    return;
-                }
-                if !rpc_stream && is_post && (!opened_once || sh.opts.resume.is_none()) {
-                    let why = if opened_once {
-                        "no `resume` request is configured"
-                    } else {
-                        "the POST never opened a stream"
-                    };
-                    sh.shutdown(
-                        FAILED,
-                        &format!("{reason}; the POSTed stream is not re-sent ({why})"),
-                        Some("interrupted"),
-                    );
-                    return;
-                }
-                let _ = sh.store.reset_stream();
-                let server_retry = sh.store.retry().ok().flatten();
-                if !sh
-                    .back_off(
-                        &mut attempt,
-                        delivered,
-                        &reason,
-                        server_retry,
-                        retry_after_ms,
-                    )
-                    .await
-                {
-                    return;
-                }
-                Next::Resume
             }
         }
     }
+}
+
+/// The request of the next attempt (`rpc_stream`: it is a JSON-RPC stream; `call`: the queued
+/// call it carries).
+fn next_request(
+    sh: &Shared,
+    next: Next,
+    last_id: &str,
+    rpc_stream: &mut bool,
+    call: &mut Option<Call>,
+) -> Result<web_sys::Request, (&'static str, String)> {
+    match next {
+        Next::First => match a2a::first_message(sh) {
+            Some(Ok(r)) => {
+                *rpc_stream = true;
+                rpc_request(sh, &r, "")
+            }
+            Some(Err(m)) => Err(("invalid-argument", m)),
+            None => build_request(sh, false, ""),
+        },
+        Next::Resume if *rpc_stream => match a2a::resubscribe(sh) {
+            Some(r) => rpc_request(sh, &r, last_id),
+            None => Err((
+                "interrupted",
+                "the JSON-RPC stream was interrupted before it named its task: nothing to resubscribe to (the message is not sent again)".into(),
+            )),
+        },
+        Next::Resume => build_request(sh, true, last_id),
+        Next::Call(c) => {
+            *rpc_stream = true;
+            // A message/stream for a new task opens a stream of its own (its SSE ids are
+            // not the previous stream's): no Last-Event-ID, no replay of the old ids.
+            let fresh = a2a::awaits_stream_task(sh);
+            if fresh {
+                let _ = sh.store.with_session_mut(|s| s.begin_new_stream());
+            }
+            let r = rpc_request(sh, &c.req, if fresh { "" } else { last_id });
+            *call = Some(c);
+            r
+        }
+    }
+}
+
+/// What an interrupted attempt leaves for [`after_retryable`] to decide on.
+struct Lost {
+    reason: String,
+    retry_after_ms: Option<f64>,
+    delivered: bool,
+    /// The stream came from a JSON-RPC POST.
+    rpc_stream: bool,
+    /// A stream opened at least once.
+    opened_once: bool,
+    /// The configured request is a POST.
+    is_post: bool,
+}
+
+/// After an attempt that may be retried: a queued call goes next, an A2A stream waiting for an
+/// answer waits for it, a stream that cannot be re-sent fails, else back off and resume
+/// (`None`: the connection ended).
+async fn after_retryable(sh: &Rc<Shared>, lost: Lost, attempt: &mut u32) -> Option<Next> {
+    let Lost {
+        reason,
+        retry_after_ms,
+        delivered,
+        rpc_stream,
+        opened_once,
+        is_post,
+    } = lost;
+    if let Some(c) = take_call(sh) {
+        return Some(Next::Call(c));
+    }
+    if rpc_stream && a2a::waiting_for_answer(sh) {
+        return wait_for_call(sh).await;
+    }
+    if rpc_stream && !opened_once {
+        sh.shutdown(
+            FAILED,
+            &format!("{reason}; the JSON-RPC request never opened a stream and is not re-sent"),
+            Some("interrupted"),
+        );
+        return None;
+    }
+    if !rpc_stream && is_post && (!opened_once || sh.opts.resume.is_none()) {
+        let why = if opened_once {
+            "no `resume` request is configured"
+        } else {
+            "the POST never opened a stream"
+        };
+        sh.shutdown(
+            FAILED,
+            &format!("{reason}; the POSTed stream is not re-sent ({why})"),
+            Some("interrupted"),
+        );
+        return None;
+    }
+    let _ = sh.store.reset_stream();
+    let server_retry = sh.store.retry().ok().flatten();
+    if !sh
+        .back_off(attempt, delivered, &reason, server_retry, retry_after_ms)
+        .await
+    {
+        return None;
+    }
+    Some(Next::Resume)
 }
 
 /// The run finished: the end of the stream, `closed`.

@@ -48,6 +48,8 @@ pub mod myagent;
 pub mod myagent;
 pub mod rpc;
 #[cfg(feature = "websocket")]
+pub mod socket;
+#[cfg(feature = "websocket")]
 pub mod websocket;
 #[cfg(not(feature = "websocket"))]
 #[path = "websocket_off.rs"]
@@ -55,12 +57,8 @@ pub mod websocket;
 
 use super::global::{now_ms, report_error, Wait};
 use super::store::AgentStore;
-use crate::browser::a2a_options::A2aOptions;
-use crate::browser::ag_ui_options::AgUiOptions;
-use crate::browser::ai_sdk_options::AiSdkOptions;
 #[cfg(feature = "a2a")]
 use crate::client::agent_card::Interface;
-use crate::client::reconnect::ReconnectPolicy;
 #[cfg(feature = "a2a")]
 use crate::dialects::a2a::{request_v1::Binding, Version};
 use crate::dialects::{Dialect, DialectChoice};
@@ -69,59 +67,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// Which transport a client uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TransportKind {
-    /// fetch + ReadableStream SSE.
-    Fetch,
-    /// `EventSource`.
-    EventSource,
-    /// `WebSocket`.
-    WebSocket,
-    /// The app feeds the store.
-    Manual,
-}
-
-/// The stream request and reconnection settings (read once from the client options).
-pub struct StreamOptions {
-    /// The stream URL.
-    pub url: String,
-    /// The transport.
-    pub transport: TransportKind,
-    /// `GET` or `POST`.
-    pub method: String,
-    /// The JSON body of a POST.
-    pub body: Option<String>,
-    /// Extra request headers (e.g. `Authorization`).
-    pub headers: Vec<(String, String)>,
-    /// `omit` / `same-origin` / `include`.
-    pub credentials: Option<String>,
-    /// Resume request of a POSTed stream: a URL, or a function returning one.
-    pub resume: Option<JsValue>,
-    /// Backoff.
-    pub policy: ReconnectPolicy,
-    /// Reconnect when no byte arrived for this long (ms); 0 = never.
-    pub idle_timeout_ms: f64,
-    /// WebSocket subprotocols.
-    pub protocols: Vec<String>,
-    /// The dialect option.
-    pub dialect: DialectChoice,
-    /// Where JSON-RPC requests go (A2A: the stream URL unless `endpoints.rpc` says otherwise;
-    /// A2A-ACP: `{base}/acp/rpc`).
-    pub rpc_url: String,
-    /// A2A: the first message, sent with `message/stream` instead of the plain stream request.
-    pub message: Option<rpc::FirstMessage>,
-    /// A2A: `a2aVersion`, `a2aBinding`, `agentCard`.
-    pub a2a: A2aOptions,
-    /// AG-UI: the `agUi` option (the first run's input).
-    pub ag_ui: AgUiOptions,
-    /// AI SDK: the `aiSdk` option (the chat).
-    pub ai_sdk: AiSdkOptions,
-    /// MyAgent: `user.create_session` content and metadata (JSON text).
-    pub session: (Option<String>, Option<String>),
-    /// MyAgent: how often received events are acknowledged (`user.ack`), in ms.
-    pub ack_interval_ms: f64,
-}
+pub use crate::browser::options::stream::{StreamOptions, TransportKind};
 
 /// Connection state names.
 pub const IDLE: &str = "idle";

@@ -14,7 +14,7 @@ use super::Shared;
 use crate::dialects::{respond, Dialect};
 use crate::json::parse;
 
-pub use super::websocket::{Hello, ACK_EVERY};
+pub use super::socket::{Hello, ACK_EVERY};
 
 /// `true` when the stream is (or may turn out to be) MyAgent.
 pub fn may_be_myagent(sh: &Shared) -> bool {
@@ -57,7 +57,7 @@ pub fn hello(sh: &Shared, socket: &web_sys::WebSocket, h: &Hello) {
                 let _ = socket.send_with_str(&a);
             }
             // What the app sent while the socket was down (answers, cancel), in order.
-            super::websocket::flush_queued(sh, socket);
+            super::socket::flush_queued(sh, socket);
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::Shared;
 
-pub use super::websocket::{Hello, ACK_EVERY};
+pub use super::socket::{Hello, ACK_EVERY};
 
 /// Never MyAgent in this build.
 pub fn may_be_myagent(_sh: &Shared) -> bool {

@@ -20,20 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The `message` option: what the first `message/stream` sends (JSON texts for data/metadata).
-#[derive(Debug, Clone, Default)]
-pub struct FirstMessage {
-    /// A text part.
-    pub text: Option<String>,
-    /// A data part (JSON).
-    pub data: Option<String>,
-    /// The conversation to continue.
-    pub context_id: Option<String>,
-    /// The task to continue.
-    pub task_id: Option<String>,
-    /// Message metadata (JSON object).
-    pub metadata: Option<String>,
-}
+pub use crate::browser::options::stream::FirstMessage;
 
 /// The header naming an A2A request's protocol version (as
 /// `crate::dialects::a2a::request_v1::VERSION_HEADER`).

@@ -10,6 +10,7 @@
 
 use super::myagent;
 use super::rpc::{Call, Req};
+use super::socket::{flush_queued, Hello, ACK_EVERY};
 use super::{Shared, CLOSED, CONNECTING, FAILED, OPEN};
 use crate::browser::error::js_error;
 use crate::browser::global::{monotonic_ms, Interval};
@@ -87,28 +88,6 @@ pub fn send_or_queue(sh: &Shared, body: &str) -> Result<Option<js_sys::Promise>,
     Ok(Some(promise))
 }
 
-/// Sends the queued frames on `socket`, now open, in order; each one's promise resolves once
-/// it went out. A send that fails leaves it and those after it queued for the next socket.
-pub fn flush_queued(sh: &Shared, socket: &web_sys::WebSocket) {
-    loop {
-        if socket.ready_state() != web_sys::WebSocket::OPEN {
-            return;
-        }
-        let next = match sh.frames.try_borrow_mut() {
-            Ok(mut q) => q.pop_front(),
-            Err(_) => return,
-        };
-        let Some(call) = next else { return };
-        if socket.send_with_str(&call.req.body).is_err() {
-            if let Ok(mut q) = sh.frames.try_borrow_mut() {
-                q.push_front(call);
-            }
-            return;
-        }
-        call.settle(Ok(()));
-    }
-}
-
 /// How a socket ended: close code, reason, and whether it delivered events.
 struct Ended {
     code: u16,
@@ -164,6 +143,82 @@ fn progress(sh: &Shared) -> u64 {
         .unwrap_or(0)
 }
 
+/// A frame over `maxEventBytes`: its size, and its first and last characters.
+type Oversized = (usize, (String, String));
+
+/// A frame's text (a string, or an ArrayBuffer read as UTF-8; `None`: neither), or, over
+/// `maxEventBytes`, its size and its first and last characters (the frame is not copied).
+fn frame_text(sh: &Shared, data: JsValue) -> Option<Result<String, Oversized>> {
+    // maxEventBytes bounds a frame too: a larger one is dropped before it is copied
+    // into wasm memory (a string's UTF-16 length is a lower bound of its UTF-8 size).
+    let max = sh
+        .store
+        .with_session(|s| s.max_event_bytes())
+        .unwrap_or(usize::MAX);
+    // A dropped frame keeps its first and last characters (MyAgent: a dropped final
+    // answer ends its turn, see `myagent::oversized`).
+    const ENDS: u32 = 512;
+    let text = if let Some(s) = data.dyn_ref::<js_sys::JsString>() {
+        let units = s.length() as usize;
+        let t = (units <= max).then(|| String::from(s));
+        let ends = || {
+            let n = s.length();
+            (
+                String::from(s.slice(0, ENDS.min(n))),
+                String::from(s.slice(n.saturating_sub(ENDS), n)),
+            )
+        };
+        match t {
+            Some(t) if t.len() <= max => Ok(t),
+            Some(t) => Err((t.len(), ends())),
+            None => Err((units, ends())),
+        }
+    } else {
+        match data.dyn_into::<js_sys::ArrayBuffer>() {
+            Ok(buf) if buf.byte_length() as usize > max => {
+                let n = buf.byte_length();
+                let part = |from: u32, len: u32| {
+                    let b = js_sys::Uint8Array::new_with_byte_offset_and_length(&buf, from, len);
+                    String::from_utf8_lossy(&b.to_vec()).into_owned()
+                };
+                let k = ENDS.min(n);
+                Err((n as usize, (part(0, k), part(n - k, k))))
+            }
+            Ok(buf) => {
+                Ok(String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec()).into_owned())
+            }
+            Err(_) => return None,
+        }
+    };
+    Some(text)
+}
+
+/// How a socket ended: the close event's code and reason, or 4000 and why it was dropped as
+/// stale (`unanswered`: MyAgent's user.message had no run event).
+fn close_reason(unanswered: bool, stale: bool, idle_ms: f64, ev: Option<JsValue>) -> (u16, String) {
+    if unanswered {
+        (
+            4000,
+            format!(
+                "stale: no run event for {} ms after user.message (the server may have lost it: sent again after the reconnect)",
+                crate::json::Num(idle_ms)
+            ),
+        )
+    } else if stale {
+        (
+            4000,
+            format!(
+                "stale: no frame (no heartbeat) for {} ms",
+                crate::json::Num(idle_ms)
+            ),
+        )
+    } else {
+        ev.and_then(|e| e.dyn_into::<web_sys::CloseEvent>().ok())
+            .map(|e| (e.code(), e.reason()))
+            .unwrap_or((1006, String::new()))
+    }
+}
+
 async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let before = progress(sh);
     let protocols = js_sys::Array::new();
@@ -193,48 +248,8 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
     let on_message: Closure<dyn FnMut(JsValue)> = Closure::new(move |m: JsValue| {
         let m: web_sys::MessageEvent = m.unchecked_into();
         let Some(sh) = w.upgrade() else { return };
-        let data = m.data();
-        // maxEventBytes bounds a frame too: a larger one is dropped before it is copied
-        // into wasm memory (a string's UTF-16 length is a lower bound of its UTF-8 size).
-        let max = sh
-            .store
-            .with_session(|s| s.max_event_bytes())
-            .unwrap_or(usize::MAX);
-        // A dropped frame keeps its first and last characters (MyAgent: a dropped final
-        // answer ends its turn, see `myagent::oversized`).
-        const ENDS: u32 = 512;
-        let text = if let Some(s) = data.dyn_ref::<js_sys::JsString>() {
-            let units = s.length() as usize;
-            let t = (units <= max).then(|| String::from(s));
-            let ends = || {
-                let n = s.length();
-                (
-                    String::from(s.slice(0, ENDS.min(n))),
-                    String::from(s.slice(n.saturating_sub(ENDS), n)),
-                )
-            };
-            match t {
-                Some(t) if t.len() <= max => Ok(t),
-                Some(t) => Err((t.len(), ends())),
-                None => Err((units, ends())),
-            }
-        } else {
-            match data.dyn_into::<js_sys::ArrayBuffer>() {
-                Ok(buf) if buf.byte_length() as usize > max => {
-                    let n = buf.byte_length();
-                    let part = |from: u32, len: u32| {
-                        let b =
-                            js_sys::Uint8Array::new_with_byte_offset_and_length(&buf, from, len);
-                        String::from_utf8_lossy(&b.to_vec()).into_owned()
-                    };
-                    let k = ENDS.min(n);
-                    Err((n as usize, (part(0, k), part(n - k, k))))
-                }
-                Ok(buf) => Ok(
-                    String::from_utf8_lossy(&js_sys::Uint8Array::new(&buf).to_vec()).into_owned(),
-                ),
-                Err(_) => return,
-            }
+        let Some(text) = frame_text(&sh, m.data()) else {
+            return;
         };
         d.set(true);
         if let Ok(mut c) = sh.conn.try_borrow_mut() {
@@ -330,27 +345,7 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         });
     }
     let ev = JsFuture::from(closed).await.ok();
-    let (code, reason) = if unanswered.get() {
-        (
-            4000,
-            format!(
-                "stale: no run event for {} ms after user.message (the server may have lost it: sent again after the reconnect)",
-                crate::json::Num(idle_ms)
-            ),
-        )
-    } else if stale.get() {
-        (
-            4000,
-            format!(
-                "stale: no frame (no heartbeat) for {} ms",
-                crate::json::Num(idle_ms)
-            ),
-        )
-    } else {
-        ev.and_then(|e| e.dyn_into::<web_sys::CloseEvent>().ok())
-            .map(|e| (e.code(), e.reason()))
-            .unwrap_or((1006, String::new()))
-    };
+    let (code, reason) = close_reason(unanswered.get(), stale.get(), idle_ms, ev);
     if let Ok(mut c) = sh.conn.try_borrow_mut() {
         // Dropping the handle removes the handlers and closes a stale socket.
         c.ws = None;
@@ -360,25 +355,4 @@ async fn one_socket(sh: &Rc<Shared>, first: bool) -> Result<Ended, String> {
         reason,
         delivered: delivered.get() && progress(sh) != before,
     })
-}
-
-/// Unacknowledged events after which MyAgent's `user.ack` is sent without waiting for the timer.
-pub const ACK_EVERY: u64 = 64;
-
-/// One socket's handshake state.
-pub struct Hello {
-    /// `user.create_session` / `user.reconnect` went out on this socket.
-    pub sent: Cell<bool>,
-    /// The first socket of the client (later ones reconnect).
-    pub first: bool,
-}
-
-impl Hello {
-    /// The state of a new socket.
-    pub fn new(first: bool) -> Hello {
-        Hello {
-            sent: Cell::new(false),
-            first,
-        }
-    }
 }

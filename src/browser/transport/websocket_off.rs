@@ -32,6 +32,4 @@ pub async fn run(sh: Rc<Shared>) {
     sh.shutdown(FAILED, UNAVAILABLE, Some("connect-failed"));
 }
 
-/// Why: this build has no WebSocket transport.
-pub const UNAVAILABLE: &str =
-    "this build of agentwire has no WebSocket transport: import agentwire or agentwire/myagent";
+pub use crate::browser::options::stream::WEBSOCKET_UNAVAILABLE as UNAVAILABLE;

@@ -14,7 +14,7 @@ pub use super::parts::{MessagePart, OtherPart};
 use crate::events::MessageRole;
 use crate::json::{write_str, OwnedValue, WriteJson};
 use crate::state::macros::view_struct;
-use crate::state::RawJson;
+use crate::state::raw::RawJson;
 
 /// A JSON document kept parsed (the shared state, an activity's content), so a JSON Patch
 /// applies in place.

@@ -1,8 +1,8 @@
 //! The AI SDK options of `AgentClient` (`aiSdk`): the chat id, the chat's messages so far, the
 //! extra body members and headers of every request, kept as JSON texts. The driver
-//! ([`super::transport::ai_sdk`]) writes the requests from them.
+//! ([`crate::browser::transport::ai_sdk`]) writes the requests from them.
 
-use super::error::js_error;
+use super::{bad_member, dialect_object, member, plain_object};
 use wasm_bindgen::prelude::*;
 
 /// The `aiSdk` option as read (JSON texts).
@@ -20,77 +20,56 @@ pub struct AiSdkOptions {
     pub headers: Vec<(String, String)>,
 }
 
-fn member(o: &JsValue, key: &str) -> Option<JsValue> {
-    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    (!(v.is_undefined() || v.is_null())).then_some(v)
-}
-
-fn bad(key: &str, what: &str) -> JsValue {
-    js_error(
-        "invalid-argument",
-        &format!("options.aiSdk.{key} must be {what}"),
-    )
-}
-
-fn plain_object(v: &JsValue) -> bool {
-    v.is_object() && !js_sys::Array::is_array(v)
-}
-
 /// Reads `aiSdk` (refused in a build without the `ai-sdk` feature).
 pub fn read(o: &JsValue) -> Result<AiSdkOptions, JsValue> {
-    let Some(a) = member(o, "aiSdk") else {
+    let Some(a) = dialect_object(o, "aiSdk", "ai-sdk", cfg!(feature = "ai-sdk"))? else {
         return Ok(AiSdkOptions::default());
     };
-    if !cfg!(feature = "ai-sdk") {
-        return Err(js_error(
-            "invalid-argument",
-            "options.aiSdk is for dialect ai-sdk, which this build leaves out",
-        ));
-    }
-    if !plain_object(&a) {
-        return Err(js_error(
-            "invalid-argument",
-            "options.aiSdk must be an object",
-        ));
-    }
     let chat_id = match member(&a, "chatId") {
         None => None,
         Some(v) => match v.as_string() {
             Some(s) if !s.is_empty() && s != "." && s != ".." => Some(s),
-            _ => return Err(bad("chatId", "a non-empty string (not . or ..)")),
+            _ => {
+                return Err(bad_member(
+                    "aiSdk",
+                    "chatId",
+                    "a non-empty string (not . or ..)",
+                ))
+            }
         },
     };
     let mut messages = Vec::new();
     if let Some(v) = member(&a, "messages") {
         let arr: js_sys::Array = v
             .dyn_into()
-            .map_err(|_| bad("messages", "an array of UIMessage objects"))?;
+            .map_err(|_| bad_member("aiSdk", "messages", "an array of UIMessage objects"))?;
         for m in arr.iter() {
             if !plain_object(&m) || member(&m, "id").and_then(|i| i.as_string()).is_none() {
-                return Err(bad(
+                return Err(bad_member(
+                    "aiSdk",
                     "messages",
                     "an array of UIMessage objects (each with a string id)",
                 ));
             }
-            messages.push(super::convert::to_json(&m)?);
+            messages.push(crate::browser::convert::to_json(&m)?);
         }
     }
     let body = match member(&a, "body") {
         None => None,
-        Some(v) if plain_object(&v) => Some(super::convert::to_json(&v)?),
-        Some(_) => return Err(bad("body", "an object")),
+        Some(v) if plain_object(&v) => Some(crate::browser::convert::to_json(&v)?),
+        Some(_) => return Err(bad_member("aiSdk", "body", "an object")),
     };
     let mut headers = Vec::new();
     if let Some(h) = member(&a, "headers") {
         if !plain_object(&h) {
-            return Err(bad("headers", "an object of strings"));
+            return Err(bad_member("aiSdk", "headers", "an object of strings"));
         }
         for key in js_sys::Object::keys(h.unchecked_ref::<js_sys::Object>()).iter() {
             let k = key.as_string().unwrap_or_default();
             let v = js_sys::Reflect::get(&h, &key)
                 .ok()
                 .and_then(|v| v.as_string())
-                .ok_or_else(|| bad("headers", "an object of strings"))?;
+                .ok_or_else(|| bad_member("aiSdk", "headers", "an object of strings"))?;
             headers.push((k, v));
         }
     }

@@ -1,8 +1,8 @@
 //! The AG-UI options of `AgentClient` (`agUi`): what the first `RunAgentInput` carries
 //! (`threadId`, `runId`, `messages`, `tools`, `context`, `state`, `forwardedProps`), kept as
-//! JSON texts. The driver ([`super::transport::ag_ui`]) writes the runs' inputs from them.
+//! JSON texts. The driver ([`crate::browser::transport::ag_ui`]) writes the runs' inputs from them.
 
-use super::error::js_error;
+use super::{bad_member, dialect_object, member};
 use wasm_bindgen::prelude::*;
 
 /// The `agUi` option as read (JSON texts).
@@ -26,54 +26,32 @@ pub struct AgUiOptions {
     pub forwarded_props: Option<String>,
 }
 
-fn member(o: &JsValue, key: &str) -> Option<JsValue> {
-    let v = js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    (!(v.is_undefined() || v.is_null())).then_some(v)
-}
-
-fn bad(key: &str, what: &str) -> JsValue {
-    js_error(
-        "invalid-argument",
-        &format!("options.agUi.{key} must be {what}"),
-    )
-}
-
 /// Reads `agUi` (refused in a build without the `ag-ui` feature).
 pub fn read(o: &JsValue) -> Result<AgUiOptions, JsValue> {
-    let Some(a) = member(o, "agUi") else {
+    let Some(a) = dialect_object(o, "agUi", "ag-ui", cfg!(feature = "ag-ui"))? else {
         return Ok(AgUiOptions::default());
     };
-    if !cfg!(feature = "ag-ui") {
-        return Err(js_error(
-            "invalid-argument",
-            "options.agUi is for dialect ag-ui, which this build leaves out",
-        ));
-    }
-    if !a.is_object() || js_sys::Array::is_array(&a) {
-        return Err(js_error(
-            "invalid-argument",
-            "options.agUi must be an object",
-        ));
-    }
     let string = |key: &str| -> Result<Option<String>, JsValue> {
         match member(&a, key) {
             None => Ok(None),
             Some(v) => match v.as_string() {
                 Some(s) if !s.is_empty() => Ok(Some(s)),
-                _ => Err(bad(key, "a non-empty string")),
+                _ => Err(bad_member("agUi", key, "a non-empty string")),
             },
         }
     };
     let array = |key: &str| -> Result<Option<String>, JsValue> {
         match member(&a, key) {
             None => Ok(None),
-            Some(v) if js_sys::Array::is_array(&v) => super::convert::to_json(&v).map(Some),
-            Some(_) => Err(bad(key, "an array")),
+            Some(v) if js_sys::Array::is_array(&v) => {
+                crate::browser::convert::to_json(&v).map(Some)
+            }
+            Some(_) => Err(bad_member("agUi", key, "an array")),
         }
     };
     let json = |key: &str| -> Result<Option<String>, JsValue> {
         member(&a, key)
-            .map(|v| super::convert::to_json(&v))
+            .map(|v| crate::browser::convert::to_json(&v))
             .transpose()
     };
     let out = AgUiOptions {
@@ -88,8 +66,13 @@ pub fn read(o: &JsValue) -> Result<AgUiOptions, JsValue> {
     };
     #[cfg(feature = "ag-ui")]
     if let Some(m) = &out.messages {
-        crate::dialects::ag_ui::input::array_items(m)
-            .map_err(|e| bad("messages", &format!("an array of message objects ({e})")))?;
+        crate::dialects::ag_ui::input::array_items(m).map_err(|e| {
+            bad_member(
+                "agUi",
+                "messages",
+                &format!("an array of message objects ({e})"),
+            )
+        })?;
     }
     Ok(out)
 }

@@ -1,9 +1,9 @@
 //! A task's shared state document: `state-snapshot` replaces it, `state-delta` applies an
 //! RFC 6902 JSON Patch atomically (a failing operation leaves it as it was: a diagnostic).
 
-use super::model::JsonDoc;
 use crate::events::*;
 use crate::json::{self, OwnedValue};
+use crate::state::messages::model::JsonDoc;
 use crate::state::{EventMeta, Store};
 
 impl Store {

@@ -3,10 +3,10 @@
 //! task's `messages` and `tools`. Work per event is proportional to the event (a snapshot or a
 //! message inserted mid-conversation re-indexes the task's messages).
 
-use super::model::{JsonDoc, Message, PartSlot};
-use super::parts::TextKind;
 use crate::events::*;
 use crate::json::{self, OwnedValue, Value};
+use crate::state::messages::model::{JsonDoc, Message, PartSlot};
+use crate::state::messages::parts::TextKind;
 use crate::state::{EventMeta, RawJson, Store};
 
 /// Separates the texts of two assistant messages in `task.content`.

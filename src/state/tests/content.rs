@@ -1,0 +1,84 @@
+//! The answer text: order, duplicates, gaps, the server's final text.
+
+use super::*;
+
+#[test]
+fn assembles_content_in_index_order_with_duplicates_ignored() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"task-created","taskId":"t","initiator":"user"}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"Hel","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"wor","index":2}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"lo ","index":1}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"lo ","index":1}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"ld","index":3}"#,
+        r#"{"kind":"content-complete","taskId":"t","content":"Hello world"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    let t = s.task("t").expect("task");
+    assert_eq!(t.content, "Hello world");
+    assert!(t.content_complete);
+    assert_eq!(s.duplicates_ignored(), 1);
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+}
+
+#[test]
+fn mismatch_with_content_complete_uses_the_server_text() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"content-delta","taskId":"t","delta":"Hi","index":0}"#,
+        r#"{"kind":"content-complete","taskId":"t","content":"Hello"}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("Hello"));
+    assert_eq!(codes(&s), vec![DiagCode::ContentMismatch]);
+}
+
+#[test]
+fn a_gap_that_never_fills_is_reported_and_the_rest_shown() {
+    let mut s = Store::new(Limits::default());
+    let evs: Vec<String> = [
+        r#"{"kind":"content-delta","taskId":"t","delta":"a","index":0}"#,
+        r#"{"kind":"content-delta","taskId":"t","delta":"c","index":2}"#,
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"x","index":0,"complete":false}"#,
+        r#"{"kind":"file-write","taskId":"t","artifactId":"f","data":"z","index":2,"complete":true}"#,
+    ]
+    .iter()
+    .map(|e| ev(e))
+    .collect();
+    apply_all(&mut s, &evs);
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("a"));
+    s.finish();
+    assert_eq!(s.task("t").map(|t| t.content.as_str()), Some("ac"));
+    assert_eq!(s.artifact_bytes("f"), Some(&b"xz"[..]));
+    assert_eq!(s.artifact("f").and_then(|f| f.complete), Some(false));
+    assert_eq!(codes(&s), vec![DiagCode::ChunkGap, DiagCode::ChunkGap]);
+}
+
+#[test]
+fn task_complete_without_content_makes_the_answer_final() {
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"content-delta","taskId":"t","delta":"Hi","index":0}"#,
+            r#"{"kind":"task-complete","taskId":"t"}"#,
+            r#"{"kind":"content-delta","taskId":"u","delta":"Hi","index":0}"#,
+            r#"{"kind":"task-status","taskId":"u","status":"completed"}"#,
+        ]),
+    );
+    for id in ["t", "u"] {
+        let t = s.task(id).expect("task");
+        assert_eq!(
+            (t.content.as_str(), t.content_complete),
+            ("Hi", true),
+            "{id}"
+        );
+    }
+}
