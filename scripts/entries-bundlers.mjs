@@ -8,14 +8,13 @@
 // Installs vite@8, webpack@5 and webpack-cli@6 into target/bundlers (npm) the first time.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "./lib/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dir = path.join(root, "target/bundlers");
 const tools = process.env.AW_TOOLS || path.join(root, "tools");
-const { chromium } = createRequire(path.join(tools, "package.json"))("playwright-core");
 mkdirSync(dir, { recursive: true });
 if (!existsSync(path.join(dir, "node_modules/vite/package.json"))) {
   writeFileSync(path.join(dir, "package.json"), '{ "name": "aw-bundlers", "private": true, "type": "module" }\n');
@@ -42,7 +41,7 @@ store.feedText(${SSE});
 document.body.dataset.result = store.getSnapshot().tasks[0].content;`,
 };
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"] });
+const browser = await launchChromium([], tools);
 async function check(url) {
   const page = await browser.newPage();
   const errors = [];

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
+import { launchChromium } from "./lib/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const esbuild = createRequire(path.join(root, "tools/package.json"))("esbuild");
@@ -135,10 +136,7 @@ let devResult;
 try {
   await server.listen();
   const url = server.resolvedUrls.local[0];
-  const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
-    "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic"] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const problems = [];

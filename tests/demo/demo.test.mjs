@@ -3,13 +3,12 @@
 // strict CSP, drives the controls and buttons, and checks what is on screen. Screenshots of the
 // key states go to target/demo-screenshots/. Run by scripts/demo-e2e.sh, which builds and serves.
 //   node tests/demo/demo.test.mjs http://127.0.0.1:PORT [name-filter]
-import { createRequire } from "node:module";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "../../scripts/lib/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
 const shots = path.join(root, "target/demo-screenshots");
 
 const [base, only] = process.argv.slice(2);
@@ -676,11 +675,7 @@ const tests = {
 
 rmSync(shots, { recursive: true, force: true });
 mkdirSync(shots, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 let passed = 0, failed = 0;
 try {
   for (const [name, test] of Object.entries(tests)) {

@@ -3,13 +3,11 @@
 // scenario server that serves the page (scripts/e2e-tests.sh stages pkg/web and this folder
 // and starts it). Prints one line per test and exits 1 if any failed.
 //   node tests/e2e/run.mjs http://127.0.0.1:PORT [name-filter] [--bench | --soak]
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "../../scripts/lib/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const require = createRequire(path.join(root, "tools/package.json"));
-const { chromium } = require("playwright-core");
 
 const args = process.argv.slice(2);
 const bench = args.includes("--bench");
@@ -19,13 +17,8 @@ if (!base) {
   console.error("usage: node tests/e2e/run.mjs http://127.0.0.1:PORT [filter]");
   process.exit(2);
 }
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-    // Memory measurements (hostile.test.js, soak.test.js): exact performance.memory, gc().
-    "--enable-precise-memory-info", "--js-flags=--expose-gc"],
-});
+// Memory measurements (hostile.test.js, soak.test.js): exact performance.memory, gc().
+const browser = await launchChromium(["--enable-precise-memory-info", "--js-flags=--expose-gc"]);
 let failed = 0, passed = 0;
 try {
   const page = await browser.newPage();

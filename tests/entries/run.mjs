@@ -2,22 +2,16 @@
 // one fresh page per entry (so a page loads that entry alone), against the scenario server that
 // serves the staged package (scripts/entries-e2e.sh). Prints one line per entry, exits 1 if any failed.
 //   node tests/entries/run.mjs http://127.0.0.1:PORT [entry...]
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "../../scripts/lib/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const require = createRequire(path.join(root, "tools/package.json"));
-const { chromium } = require("playwright-core");
 
 const [base, ...only] = process.argv.slice(2);
 if (!base) { console.error("usage: node tests/entries/run.mjs http://127.0.0.1:PORT [entry...]"); process.exit(2); }
 const entries = only.length ? only : ["core", "a2a", "acp", "unified", "myagent", "ag-ui", "ai-sdk"];
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 let failed = 0;
 try {
   for (const entry of entries) {

@@ -6,13 +6,12 @@
 // line, and exits 1 if any failed.
 //   node tests/examples/run.mjs http://127.0.0.1:PORT [name-filter]
 // Screenshots (one per app, at the approval): target/examples-screenshots/.
-import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "../../scripts/lib/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
 const [base, only] = process.argv.slice(2);
 if (!base) {
   console.error("usage: node tests/examples/run.mjs http://127.0.0.1:PORT [filter]");
@@ -139,11 +138,7 @@ const tests = apps.flatMap(([app, label]) => [
   ...(app === "react-dev" ? [] : [[`${app}: a selector updates only when its value changes`, (p) => selector(p, app)]]),
 ]).filter(([name]) => !only || name.includes(only));
 
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 let passed = 0, failed = 0;
 const t0 = Date.now();
 try {
