@@ -410,14 +410,22 @@ export const tests = {
     const ref = started(new aw.AgentClient({ url: url(""), dialect: "myagent" }));
     await endOf(ref);
     const wasm0 = wasmBytes();
-    const client = started(new aw.AgentClient({ limits: { maxLineBytes: limit, maxEventBytes: limit }, url: url("&faults=huge=50"), dialect: "myagent" }));
+    const client = new aw.AgentClient({ limits: { maxLineBytes: limit, maxEventBytes: limit }, url: url("&faults=huge=50"), dialect: "myagent" });
+    // Every connection change, for the failure message: a socket the browser dropped and
+    // reopened (MyAgent resumes after the huge frame) would explain a run without the diagnostic.
+    const seen = [];
+    client.onConnectionChange((i) => seen.push(`${i.state}${i.code ? `(${i.code})` : ""}${i.reason ? `: ${i.reason}` : ""}`));
+    const t0 = performance.now();
+    started(client);
     await endOf(client);
     const growth = wasmBytes() - wasm0;
     const codes = client.getSnapshot().diagnostics.map((d) => d.code);
     const same = client.getSnapshot().roots.at(-1)?.content === ref.getSnapshot().roots.at(-1)?.content;
     client.close();
     ref.close();
-    assert(codes.some((c) => /too-large|too-long/.test(c)) && growth <= 8 * limit, `wasm memory grew ${MB(growth)} (bound ${MB(8 * limit)}); diagnostics ${codes}; answer as clean: ${same}`);
+    assert(codes.some((c) => /too-large|too-long/.test(c)) && growth <= 8 * limit,
+      `wasm memory grew ${MB(growth)} (bound ${MB(8 * limit)}); diagnostics ${codes}; answer as clean: ${same}; ` +
+      `${Math.round(performance.now() - t0)} ms; connection: ${seen.join(" → ")}`);
     return `wasm +${MB(growth)}; ${codes}`;
   },
 
