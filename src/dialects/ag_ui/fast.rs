@@ -87,11 +87,13 @@ fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
 const STATE_HEAD: &str = r#"{"type":"STATE_DELTA","timestamp":"#;
 const STATE_DELTA: &str = r#","delta":"#;
 
-/// A compact `STATE_DELTA` (`type`, `timestamp`, `delta`, nothing else), its patch borrowed
-/// from the event's text.
+/// A compact `STATE_DELTA` (`type`, `timestamp`, [`subagentRunId`], `delta`, nothing else), its
+/// patch borrowed from the event's text.
 pub(crate) struct StateDelta<'a> {
     /// `timestamp` (whole milliseconds, at most 15 digits).
     pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
     /// `delta`: an array, parsed from the event's text.
     pub patch: Value<'a>,
 }
@@ -107,11 +109,19 @@ pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
     c.lit(STATE_HEAD)?;
     let timestamp_ms = c.safe_integer()?;
+    let owner = if c.lit(OWNER).is_some() {
+        let o = c.plain_string()?;
+        c.lit(OWNER_END)?;
+        Some(o)
+    } else {
+        None
+    };
     c.lit(STATE_DELTA)?;
     let body = data.strip_suffix('}')?.get(c.pos..)?;
     let patch = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
     (patch.as_array().is_some() && written_as_is(&patch)).then_some(StateDelta {
         timestamp_ms,
+        owner,
         patch,
     })
 }
@@ -308,6 +318,23 @@ mod tests {
             d("null"),
             r#"{"type":"STATE_DELTA","timestamp":1762425000100,"delta":[],"extra":1}"#.into(),
             r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"x","delta":[]}"#.into(),
+            // a sub-agent's delta: to the run's state as any other (an unknown one is a warning)
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000101,"subagentRunId":"sub-1","name":"helper"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"add","path":"/sub","value":1}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-2","delta":[{"op":"add","path":"/sub2","value":1}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub\u002d1","delta":[{"op":"add","path":"/sub3","value":1}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"test","path":"/sub","value":2}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"add","path":"/z","value":-0}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"","delta":[]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":7,"delta":[]}"#.into(),
+            r#"{"type":"SUBAGENT_FINISHED","timestamp":1762425000103,"subagentRunId":"sub-1"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"add","path":"/sub-after","value":1}]}"#.into(),
+            // a sub-agent's open chunk lane, then its delta
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000105,"subagentRunId":"sub-3","name":"helper"}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000106,"subagentRunId":"sub-3","messageId":"m9","delta":"chunk"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-3","delta":[{"op":"add","path":"/sub-lane","value":1}]}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000108,"subagentRunId":"sub-3","messageId":"m9","delta":"more"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"delta":[{"op":"add","path":"/run-with-sub-lane","value":1}]}"#.into(),
             r#"{"type":"STATE_DELTA","timestamp":99999999999999999,"delta":[]}"#.into(),
             // an open chunk lane of the run is closed first
             r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),

@@ -359,8 +359,9 @@ impl AgUiDecoder {
     }
 
     /// A compact `STATE_DELTA` (see [`fast::state_delta`]) as the canonical `state-delta` the
-    /// general path would give with no diagnostic (an active run, no open chunk lane of the
-    /// run, a valid timestamp), built directly; `None` (nothing changed) otherwise.
+    /// general path would give with no diagnostic (an active run, no open chunk lane, a valid
+    /// timestamp, a `subagentRunId` naming a sub-agent of the run), built directly; `None`
+    /// (nothing changed) otherwise.
     pub(crate) fn state_delta_fast<'s>(
         &'s mut self,
         e: fast::StateDelta<'s>,
@@ -370,6 +371,11 @@ impl AgUiDecoder {
         // (No open chunk lane at all: the run's own would be closed first; checked without a
         // lookup, which keeps this path small.)
         if self.phase != Phase::Active || self.lanes.len() != 0 {
+            return None;
+        }
+        // A sub-agent's delta is the run's (`state-delta` names the run) once the sub-agent is
+        // known; an unknown one is a warning on the general path.
+        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
             return None;
         }
         let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
