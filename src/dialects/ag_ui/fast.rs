@@ -23,8 +23,13 @@ const MESSAGE: &str = r#","messageId":""#;
 const DELTA: &str = r#"","delta":""#;
 const TAIL: &str = r#""}"#;
 
-/// A compact `TEXT_MESSAGE_CONTENT`, borrowed from the event's text.
+const REASONING_HEAD: &str = r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":"#;
+
+/// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (the same members),
+/// borrowed from the event's text.
 pub(crate) struct TextContent<'a> {
+    /// `REASONING_MESSAGE_CONTENT` (a reasoning message's text).
+    pub reasoning: bool,
     /// `timestamp` (whole milliseconds, at most 15 digits: always a safe integer).
     pub timestamp_ms: u64,
     pub owner: Option<&'a str>,
@@ -32,10 +37,16 @@ pub(crate) struct TextContent<'a> {
     pub delta: Cow<'a, str>,
 }
 
-/// Reads `data` as a compact `TEXT_MESSAGE_CONTENT`, or `None` (the general path reads it).
+/// Reads `data` as a compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT`, or `None`
+/// (the general path reads it).
 pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
-    c.lit(HEAD)?;
+    let reasoning = if c.lit(HEAD).is_some() {
+        false
+    } else {
+        c.lit(REASONING_HEAD)?;
+        true
+    };
     let timestamp_ms = c.safe_integer()?;
     let owner = if c.lit(OWNER).is_some() {
         let o = c.plain_string()?;
@@ -57,6 +68,7 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     };
     c.lit(TAIL)?;
     (c.pos == data.len()).then_some(TextContent {
+        reasoning,
         timestamp_ms,
         owner,
         message_id,
@@ -226,6 +238,9 @@ mod tests {
             )
         };
         let sub = r#","subagentRunId":"sub-1""#;
+        let r = |extra: &str, id: &str, delta: &str| {
+            c(extra, id, delta).replacen("TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", 1)
+        };
         let stream: Vec<String> = vec![
             // before any run: an order error
             c("", "m1", "early"),
@@ -250,10 +265,25 @@ mod tests {
             c(sub, "m2", "from the sub-agent"),
             c(r#","subagentRunId":"nobody""#, "m2", "unknown sub-agent"),
             c("", "m2", "no owner"),
-            // a reasoning message's id
+            // a reasoning message's id; its own content events (before it starts, escaped, a
+            // split surrogate pair, from another owner, into a text message)
+            r("", "th1", "too early"),
             r#"{"type":"REASONING_MESSAGE_START","timestamp":1762425000004,"messageId":"th1","role":"reasoning"}"#.into(),
             c("", "th1", "text into reasoning"),
+            r("", "th1", "thinking ✓ "),
+            r("", "th1", r#"esc\"aped\n"#),
+            r("", "th1", r"a\ud83d"),
+            r("", "th1", r"\ude00b"),
+            r(sub, "th1", "wrong owner"),
+            r("", "m1", "reasoning into text"),
+            r("", "th1", ""),
             r#"{"type":"REASONING_MESSAGE_END","timestamp":1762425000005,"messageId":"th1"}"#.into(),
+            r("", "th1", "after its end"),
+            // a sub-agent's reasoning
+            r#"{"type":"REASONING_MESSAGE_START","timestamp":1762425000005,"subagentRunId":"sub-1","messageId":"th2","role":"reasoning"}"#.into(),
+            r(sub, "th2", "the sub-agent thinks"),
+            r("", "th2", "no owner"),
+            r#"{"type":"REASONING_MESSAGE_END","timestamp":1762425000005,"subagentRunId":"sub-1","messageId":"th2"}"#.into(),
             // an open chunk lane is closed first
             r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
             c("", "m1", "after a chunk"),

@@ -311,7 +311,8 @@ impl AgUiDecoder {
         self.bound();
     }
 
-    /// A compact `TEXT_MESSAGE_CONTENT` (see [`fast`]), applied when the general path would
+    /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (see [`fast`]), applied
+    /// when the general path would
     /// give the same output and no diagnostic; `false` (nothing produced) otherwise.
     pub(crate) fn text_content_fast(
         &mut self,
@@ -339,7 +340,9 @@ impl AgUiDecoder {
         } = self;
         let task = match messages.get(e.message_id) {
             Some(m)
-                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner =>
+                if m.open
+                    && (m.role == MessageRole::Reasoning) == e.reasoning
+                    && m.owner.as_deref() == e.owner =>
             {
                 m.task.as_str()
             }
