@@ -64,24 +64,6 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// An owned copy of `self` (as `self.clone().into_owned()`, without the intermediate
-    /// borrowed copy).
-    pub fn to_owned_value(&self) -> OwnedValue {
-        match self {
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Number(n) => Value::Number(*n),
-            Value::String(s) => Value::String(Cow::Owned(s.to_string())),
-            Value::Array(items) => Value::Array(items.iter().map(Value::to_owned_value).collect()),
-            Value::Object(entries) => Value::Object(
-                entries
-                    .iter()
-                    .map(|(k, v)| (Cow::Owned(k.to_string()), v.to_owned_value()))
-                    .collect(),
-            ),
-        }
-    }
-
     /// The member `key` of an object (the last one when a key repeats), or `None`.
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {

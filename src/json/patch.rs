@@ -688,7 +688,7 @@ fn apply_op<'a>(
             if !fits_at(value, &path) {
                 return Err(too_deep(index, path_text));
             }
-            let value: Value<'a> = value.to_owned_value();
+            let value: Value<'a> = value.clone().into_owned();
             if kind == Kind::Add {
                 return add(doc, &path, value, log).map_err(|(e, _)| at_path(e));
             }

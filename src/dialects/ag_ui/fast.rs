@@ -25,6 +25,17 @@ const TAIL: &str = r#""}"#;
 
 const REASONING_HEAD: &str = r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":"#;
 
+/// An optional `,"subagentRunId":"…"` (no escapes): `Some(None)` when absent, `None` when
+/// present but not plain.
+fn subagent<'a>(c: &mut Cursor<'a>) -> Option<Option<&'a str>> {
+    if c.lit(OWNER).is_none() {
+        return Some(None);
+    }
+    let o = c.plain_string()?;
+    c.lit(OWNER_END)?;
+    Some(Some(o))
+}
+
 /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (the same members),
 /// borrowed from the event's text.
 pub(crate) struct TextContent<'a> {
@@ -48,13 +59,7 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
         true
     };
     let timestamp_ms = c.safe_integer()?;
-    let owner = if c.lit(OWNER).is_some() {
-        let o = c.plain_string()?;
-        c.lit(OWNER_END)?;
-        Some(o)
-    } else {
-        None
-    };
+    let owner = subagent(&mut c)?;
     c.lit(MESSAGE)?;
     let message_id = c.plain_string()?;
     c.lit(DELTA)?;
@@ -121,13 +126,7 @@ pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
     c.lit(STATE_HEAD)?;
     let timestamp_ms = c.safe_integer()?;
-    let owner = if c.lit(OWNER).is_some() {
-        let o = c.plain_string()?;
-        c.lit(OWNER_END)?;
-        Some(o)
-    } else {
-        None
-    };
+    let owner = subagent(&mut c)?;
     c.lit(STATE_DELTA)?;
     let body = data.strip_suffix('}')?.get(c.pos..)?;
     let patch = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
@@ -139,7 +138,6 @@ pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
 }
 
 const ACTIVITY_HEAD: &str = r#"{"type":"ACTIVITY_SNAPSHOT","timestamp":"#;
-const ACTIVITY_MESSAGE: &str = r#""messageId":""#;
 const ACTIVITY_TYPE: &str = r#"","activityType":""#;
 const ACTIVITY_REPLACE: &str = r#"","replace":"#;
 const ACTIVITY_CONTENT: &str = r#""content":"#;
@@ -171,16 +169,8 @@ pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
     c.lit(ACTIVITY_HEAD)?;
     let timestamp_ms = c.safe_integer()?;
-    c.lit(",")?;
-    let owner = if c.lit(&OWNER[1..]).is_some() {
-        let o = c.plain_string()?;
-        c.lit(OWNER_END)?;
-        c.lit(",")?;
-        Some(o)
-    } else {
-        None
-    };
-    c.lit(ACTIVITY_MESSAGE)?;
+    let owner = subagent(&mut c)?;
+    c.lit(MESSAGE)?;
     let message_id = c.plain_string()?;
     c.lit(ACTIVITY_TYPE)?;
     let activity_type = c.plain_string()?;

@@ -529,7 +529,7 @@ fn fill_message(m: &mut Message, v: &Value<'_>) {
             }
         }
         Some(obj @ Value::Object(_)) if m.role == MessageRole::Activity => {
-            m.activity = Some(JsonDoc(obj.to_owned_value()));
+            m.activity = Some(JsonDoc(obj.clone().into_owned()));
         }
         _ => {}
     }
