@@ -365,12 +365,27 @@ impl Sink<'_> {
         delta: &str,
         ts: &str,
     ) {
-        let direct = plain(context_id)
+        let valid = crate::events::timestamp::is_valid(ts);
+        self.message_delta_valid(context_id, task_id, message_id, delta, ts, valid);
+    }
+
+    /// [`Sink::message_delta`] when the caller knows whether `ts` is valid
+    /// (`timestamp::is_valid`).
+    pub(crate) fn message_delta_valid(
+        &mut self,
+        context_id: &str,
+        task_id: &str,
+        message_id: &str,
+        delta: &str,
+        ts: &str,
+        ts_valid: bool,
+    ) {
+        let direct = ts_valid
+            && plain(context_id)
             && plain(task_id)
             && plain(message_id)
             && plain(delta)
-            && plain(ts)
-            && crate::events::timestamp::is_valid(ts);
+            && plain(ts);
         if !direct {
             return self.event(message_delta_json(
                 context_id, task_id, message_id, delta, ts,
@@ -468,6 +483,10 @@ pub(crate) struct Clock {
     /// Set by the embedder (wall clock in the browser); otherwise the last event's time is used.
     pub now_ms: Option<i64>,
     last: Option<String>,
+    /// The day of the latest [`Clock::stamp_ms`]: (days since the epoch, its
+    /// `YYYY-MM-DD` text, whether timestamps of that day are valid). A stream's events share
+    /// their day: the civil date and its check are computed once per day, not per event.
+    day: Option<(i64, [u8; 10], bool)>,
 }
 
 /// The timestamp used when neither the event, the stream nor the embedder gave one.
@@ -493,10 +512,35 @@ impl Clock {
     /// [`Clock::stamp`] of an event's own timestamp given in milliseconds (written into `buf`;
     /// no allocation unless it is the stream's first valid one).
     pub(crate) fn stamp_ms<'b>(&mut self, ms: i64, buf: &'b mut [u8; 24]) -> &'b str {
-        *buf = iso_bytes(ms);
+        self.stamp_ms_checked(ms, buf).0
+    }
+
+    /// [`Clock::stamp_ms`], and whether the timestamp is valid (`timestamp::is_valid`).
+    pub(crate) fn stamp_ms_checked<'b>(
+        &mut self,
+        ms: i64,
+        buf: &'b mut [u8; 24],
+    ) -> (&'b str, bool) {
+        let (days, rem) = day_and_rest(ms);
+        let (date, valid) = match self.day {
+            Some((d, date, valid)) if d == days => (date, valid),
+            _ => {
+                // The validity of the whole text depends on its date only: the time of day
+                // written from `rem` is always a valid one.
+                let date = date_bytes(days);
+                *buf = *b"0000-00-00T00:00:00.000Z";
+                buf[..10].copy_from_slice(&date);
+                let valid = std::str::from_utf8(buf).is_ok_and(crate::events::timestamp::is_valid);
+                self.day = Some((days, date, valid));
+                (date, valid)
+            }
+        };
+        *buf = *b"0000-00-00T00:00:00.000Z";
+        buf[..10].copy_from_slice(&date);
+        time_bytes(buf, rem);
         // Only ASCII digits and separators: always UTF-8.
         let ts = std::str::from_utf8(buf).unwrap_or(EPOCH);
-        if crate::events::timestamp::is_valid(ts) {
+        if valid {
             match &mut self.last {
                 Some(last) => {
                     last.clear();
@@ -505,7 +549,7 @@ impl Clock {
                 None => self.last = Some(ts.to_owned()),
             }
         }
-        ts
+        (ts, valid)
     }
 
     /// The stream's own time (its last valid timestamp), else the embedder's clock, else the
@@ -529,9 +573,31 @@ pub(crate) fn iso_from_ms(ms: i64) -> String {
 
 /// [`iso_from_ms`] as bytes.
 fn iso_bytes(ms: i64) -> [u8; 24] {
+    let (days, rem) = day_and_rest(ms);
+    let mut b = *b"0000-00-00T00:00:00.000Z";
+    b[..10].copy_from_slice(&date_bytes(days));
+    time_bytes(&mut b, rem);
+    b
+}
+
+/// Days since the epoch and milliseconds into that day (years 1..=9999: clamped).
+fn day_and_rest(ms: i64) -> (i64, i64) {
     let ms = ms.clamp(-62_135_596_800_000, 253_402_300_799_999); // years 1..=9999
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
+    (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000))
+}
+
+/// Writes `n` as `width` decimal digits into `b[at..]`.
+fn put_digits(b: &mut [u8], at: usize, width: usize, mut n: i64) {
+    for i in (at..at + width).rev() {
+        if let Some(c) = b.get_mut(i) {
+            *c = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+    }
+}
+
+/// `YYYY-MM-DD` of a day since the epoch.
+fn date_bytes(days: i64) -> [u8; 10] {
     // Civil from days (Howard Hinnant's algorithm).
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -544,21 +610,19 @@ fn iso_bytes(ms: i64) -> [u8; 24] {
     let y = yoe + era * 400 + i64::from(m <= 2);
     // Written digit by digit: `format!` was ~10 % of an AG-UI stream's decoding (every AG-UI
     // event carries a numeric timestamp).
-    let mut b = *b"0000-00-00T00:00:00.000Z";
-    let mut put = |at: usize, width: usize, mut n: i64| {
-        for i in (at..at + width).rev() {
-            b[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
-    };
-    put(0, 4, y);
-    put(5, 2, m);
-    put(8, 2, d);
-    put(11, 2, rem / 3_600_000);
-    put(14, 2, rem / 60_000 % 60);
-    put(17, 2, rem / 1000 % 60);
-    put(20, 3, rem % 1000);
+    let mut b = *b"0000-00-00";
+    put_digits(&mut b, 0, 4, y);
+    put_digits(&mut b, 5, 2, m);
+    put_digits(&mut b, 8, 2, d);
     b
+}
+
+/// Writes the time of day (`rem` ms into it) into `b`'s `HH:MM:SS.mmm` (from byte 11).
+fn time_bytes(b: &mut [u8; 24], rem: i64) {
+    put_digits(b, 11, 2, rem / 3_600_000);
+    put_digits(b, 14, 2, rem / 60_000 % 60);
+    put_digits(b, 17, 2, rem / 1000 % 60);
+    put_digits(b, 20, 3, rem % 1000);
 }
 
 /// Keys whose values are replaced by `"[redacted]"` in events kept for observability

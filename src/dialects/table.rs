@@ -69,6 +69,9 @@ impl<T> Table<T> {
     }
 
     pub(crate) fn remove(&mut self, key: &str) -> Option<T> {
+        if self.items.is_empty() {
+            return None; // (without hashing the key)
+        }
         let i = self.index.remove(key)?;
         if i >= self.items.len() {
             return None;

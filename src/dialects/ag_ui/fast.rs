@@ -23,8 +23,24 @@ const MESSAGE: &str = r#","messageId":""#;
 const DELTA: &str = r#"","delta":""#;
 const TAIL: &str = r#""}"#;
 
-/// A compact `TEXT_MESSAGE_CONTENT`, borrowed from the event's text.
+const REASONING_HEAD: &str = r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":"#;
+
+/// An optional `,"subagentRunId":"…"` (no escapes): `Some(None)` when absent, `None` when
+/// present but not plain.
+fn subagent<'a>(c: &mut Cursor<'a>) -> Option<Option<&'a str>> {
+    if c.lit(OWNER).is_none() {
+        return Some(None);
+    }
+    let o = c.plain_string()?;
+    c.lit(OWNER_END)?;
+    Some(Some(o))
+}
+
+/// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (the same members),
+/// borrowed from the event's text.
 pub(crate) struct TextContent<'a> {
+    /// `REASONING_MESSAGE_CONTENT` (a reasoning message's text).
+    pub reasoning: bool,
     /// `timestamp` (whole milliseconds, at most 15 digits: always a safe integer).
     pub timestamp_ms: u64,
     pub owner: Option<&'a str>,
@@ -32,18 +48,18 @@ pub(crate) struct TextContent<'a> {
     pub delta: Cow<'a, str>,
 }
 
-/// Reads `data` as a compact `TEXT_MESSAGE_CONTENT`, or `None` (the general path reads it).
+/// Reads `data` as a compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT`, or `None`
+/// (the general path reads it).
 pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
-    c.lit(HEAD)?;
-    let timestamp_ms = c.safe_integer()?;
-    let owner = if c.lit(OWNER).is_some() {
-        let o = c.plain_string()?;
-        c.lit(OWNER_END)?;
-        Some(o)
+    let reasoning = if c.lit(HEAD).is_some() {
+        false
     } else {
-        None
+        c.lit(REASONING_HEAD)?;
+        true
     };
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
     c.lit(MESSAGE)?;
     let message_id = c.plain_string()?;
     c.lit(DELTA)?;
@@ -57,6 +73,7 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     };
     c.lit(TAIL)?;
     (c.pos == data.len()).then_some(TextContent {
+        reasoning,
         timestamp_ms,
         owner,
         message_id,
@@ -87,11 +104,13 @@ fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
 const STATE_HEAD: &str = r#"{"type":"STATE_DELTA","timestamp":"#;
 const STATE_DELTA: &str = r#","delta":"#;
 
-/// A compact `STATE_DELTA` (`type`, `timestamp`, `delta`, nothing else), its patch borrowed
-/// from the event's text.
+/// A compact `STATE_DELTA` (`type`, `timestamp`, [`subagentRunId`], `delta`, nothing else), its
+/// patch borrowed from the event's text.
 pub(crate) struct StateDelta<'a> {
     /// `timestamp` (whole milliseconds, at most 15 digits).
     pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
     /// `delta`: an array, parsed from the event's text.
     pub patch: Value<'a>,
 }
@@ -107,11 +126,13 @@ pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
     c.lit(STATE_HEAD)?;
     let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
     c.lit(STATE_DELTA)?;
     let body = data.strip_suffix('}')?.get(c.pos..)?;
     let patch = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
     (patch.as_array().is_some() && written_as_is(&patch)).then_some(StateDelta {
         timestamp_ms,
+        owner,
         patch,
     })
 }
@@ -144,6 +165,9 @@ mod tests {
             )
         };
         let sub = r#","subagentRunId":"sub-1""#;
+        let r = |extra: &str, id: &str, delta: &str| {
+            c(extra, id, delta).replacen("TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", 1)
+        };
         let stream: Vec<String> = vec![
             // before any run: an order error
             c("", "m1", "early"),
@@ -168,10 +192,25 @@ mod tests {
             c(sub, "m2", "from the sub-agent"),
             c(r#","subagentRunId":"nobody""#, "m2", "unknown sub-agent"),
             c("", "m2", "no owner"),
-            // a reasoning message's id
+            // a reasoning message's id; its own content events (before it starts, escaped, a
+            // split surrogate pair, from another owner, into a text message)
+            r("", "th1", "too early"),
             r#"{"type":"REASONING_MESSAGE_START","timestamp":1762425000004,"messageId":"th1","role":"reasoning"}"#.into(),
             c("", "th1", "text into reasoning"),
+            r("", "th1", "thinking ✓ "),
+            r("", "th1", r#"esc\"aped\n"#),
+            r("", "th1", r"a\ud83d"),
+            r("", "th1", r"\ude00b"),
+            r(sub, "th1", "wrong owner"),
+            r("", "m1", "reasoning into text"),
+            r("", "th1", ""),
             r#"{"type":"REASONING_MESSAGE_END","timestamp":1762425000005,"messageId":"th1"}"#.into(),
+            r("", "th1", "after its end"),
+            // a sub-agent's reasoning
+            r#"{"type":"REASONING_MESSAGE_START","timestamp":1762425000005,"subagentRunId":"sub-1","messageId":"th2","role":"reasoning"}"#.into(),
+            r(sub, "th2", "the sub-agent thinks"),
+            r("", "th2", "no owner"),
+            r#"{"type":"REASONING_MESSAGE_END","timestamp":1762425000005,"subagentRunId":"sub-1","messageId":"th2"}"#.into(),
             // an open chunk lane is closed first
             r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
             c("", "m1", "after a chunk"),
@@ -308,6 +347,23 @@ mod tests {
             d("null"),
             r#"{"type":"STATE_DELTA","timestamp":1762425000100,"delta":[],"extra":1}"#.into(),
             r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"x","delta":[]}"#.into(),
+            // a sub-agent's delta: to the run's state as any other (an unknown one is a warning)
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000101,"subagentRunId":"sub-1","name":"helper"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"add","path":"/sub","value":1}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-2","delta":[{"op":"add","path":"/sub2","value":1}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub\u002d1","delta":[{"op":"add","path":"/sub3","value":1}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"test","path":"/sub","value":2}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"add","path":"/z","value":-0}]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"","delta":[]}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":7,"delta":[]}"#.into(),
+            r#"{"type":"SUBAGENT_FINISHED","timestamp":1762425000103,"subagentRunId":"sub-1"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-1","delta":[{"op":"add","path":"/sub-after","value":1}]}"#.into(),
+            // a sub-agent's open chunk lane, then its delta
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000105,"subagentRunId":"sub-3","name":"helper"}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000106,"subagentRunId":"sub-3","messageId":"m9","delta":"chunk"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"subagentRunId":"sub-3","delta":[{"op":"add","path":"/sub-lane","value":1}]}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000108,"subagentRunId":"sub-3","messageId":"m9","delta":"more"}"#.into(),
+            r#"{"type":"STATE_DELTA","timestamp":1762425000100,"delta":[{"op":"add","path":"/run-with-sub-lane","value":1}]}"#.into(),
             r#"{"type":"STATE_DELTA","timestamp":99999999999999999,"delta":[]}"#.into(),
             // an open chunk lane of the run is closed first
             r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),

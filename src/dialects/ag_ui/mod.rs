@@ -311,7 +311,8 @@ impl AgUiDecoder {
         self.bound();
     }
 
-    /// A compact `TEXT_MESSAGE_CONTENT` (see [`fast`]), applied when the general path would
+    /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (see [`fast`]), applied
+    /// when the general path would
     /// give the same output and no diagnostic; `false` (nothing produced) otherwise.
     pub(crate) fn text_content_fast(
         &mut self,
@@ -329,27 +330,41 @@ impl AgUiDecoder {
         if self.lanes.contains(e.owner.unwrap_or_default()) {
             return false;
         }
-        match self.messages.get(e.message_id) {
+        // (Fields borrowed apart: one lookup of the message serves the check and its task.)
+        let AgUiDecoder {
+            thread,
+            messages,
+            surrogates,
+            reasoning,
+            ..
+        } = self;
+        let task = match messages.get(e.message_id) {
             Some(m)
-                if m.open && m.role != MessageRole::Reasoning && m.owner.as_deref() == e.owner => {}
+                if m.open
+                    && (m.role == MessageRole::Reasoning) == e.reasoning
+                    && m.owner.as_deref() == e.owner =>
+            {
+                m.task.as_str()
+            }
             _ => return false,
-        }
+        };
         let mut iso = [0; 24];
-        let ts = clock.stamp_ms(e.timestamp_ms as i64, &mut iso);
-        let delta = self.joined_delta(e.message_id, &e.delta, sink.raw);
-        let thread = self.thread.as_deref().unwrap_or_default();
-        let task = self
-            .messages
-            .get(e.message_id)
-            .map_or("", |m| m.task.as_str());
-        sink.message_delta(thread, task, e.message_id, &delta, ts);
+        let (ts, ts_valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, &mut iso);
+        // (As `joined_delta`.)
+        let delta = surrogates.join(e.message_id, &e.delta, sink.raw);
+        if let Some(r) = reasoning.get_mut(e.message_id) {
+            r.push_str(&delta);
+        }
+        let thread = thread.as_deref().unwrap_or_default();
+        sink.message_delta_valid(thread, task, e.message_id, &delta, ts, ts_valid);
         self.bound();
         true
     }
 
     /// A compact `STATE_DELTA` (see [`fast::state_delta`]) as the canonical `state-delta` the
-    /// general path would give with no diagnostic (an active run, no open chunk lane of the
-    /// run, a valid timestamp), built directly; `None` (nothing changed) otherwise.
+    /// general path would give with no diagnostic (an active run, no open chunk lane, a valid
+    /// timestamp, a `subagentRunId` naming a sub-agent of the run), built directly; `None`
+    /// (nothing changed) otherwise.
     pub(crate) fn state_delta_fast<'s>(
         &'s mut self,
         e: fast::StateDelta<'s>,
@@ -361,11 +376,16 @@ impl AgUiDecoder {
         if self.phase != Phase::Active || self.lanes.len() != 0 {
             return None;
         }
+        // A sub-agent's delta is the run's (`state-delta` names the run) once the sub-agent is
+        // known; an unknown one is a warning on the general path.
+        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
+            return None;
+        }
         let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
             return None;
         };
-        let ts = clock.stamp_ms(e.timestamp_ms as i64, iso);
-        if !crate::events::timestamp::is_valid(ts) {
+        let (ts, valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        if !valid {
             return None; // (nothing changed: the clock keeps only valid timestamps)
         }
         use std::borrow::Cow::Borrowed;
