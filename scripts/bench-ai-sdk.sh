@@ -5,7 +5,7 @@
 #                                [--consumers official,official-noschema,official-reducer,agentwire]
 #                                [--no-sizes] [--profile CONSUMER:PRESET]
 #
-# 1. Builds the package (scripts/build-pkg.sh: release, LTO, wasm-opt -Oz) when needed.
+# 1. Builds the package (scripts/build-pkg.sh: release, LTO, wasm-opt -Os --gufa -Os) when needed.
 # 2. Installs the pinned npm dependencies idempotently: tools/ (esbuild, playwright-core) and
 #    tests/ai-sdk/ (ai@7.0.173, the official client), `npm ci` only when the lock file changed.
 # 3. Generates benches/ai-sdk/data/<preset>.sse with the official writer (gen.mjs) when missing,

@@ -5,7 +5,7 @@
 #                         [--consumers floor-decode,floor-jsonparse,js-reference] [--modes snapshot,…]
 #                         [--no-probe] [--no-cpu] [--no-longtasks] [--no-js-sizes] [--no-ag-ui] [--profile]
 #
-# 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Oz).
+# 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Os --gufa -Os).
 # 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
 #    (it is read-only and keeps its data, bundles and node_modules next to itself) and installs
 #    its pinned npm dependencies there (`npm ci`; playwright-core drives the system Chromium at

@@ -9,7 +9,7 @@
 #   pkg/raw/, pkg/web/raw/  wasm-bindgen's glue, the wasm and the Worker entries: private (not in
 #                         `exports` except the wasm files and the Worker entries)
 # Steps: cargo rustc --crate-type cdylib (release profile: LTO, opt-level z), wasm-bindgen (version
-# must equal the crate's pin), wasm-opt -Oz (binaryen 132 from tools/), the JS without comments
+# must equal the crate's pin), wasm-opt -Os --gufa -Os (binaryen 132 from tools/), the JS without comments
 # and whitespace (esbuild from tools/), the TS layer (esbuild: the same ts/src built once per glue,
 # its `./raw/agentwire.js` import kept external; tsc for the .d.ts), then package.json and README
 # from pkg-template/. Steps after cargo are skipped when none of their inputs changed.
@@ -63,11 +63,14 @@ else
   # also reads that section, the flags make the set explicit. Binaryen < 121 cannot parse this output.
   features=(--enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong --enable-multivalue
             --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext)
-  # -Oz; measured 2026-11-23 against -Os, -Oz --converge, -Oz -Oz, -O3 -Oz, --gufa, --monomorphize,
-  # --merge-similar-functions, -iit: none changed the gzip size by more than 0.2%. The producers and
+  # -Os --gufa -Os: measured 2026-11-27 on the core entry's wasm (gzip, -Oz 167,864 B): -Os
+  # 167,567, -Os -Os 167,419, -Os --gufa -Os 167,359 (-505 B; ag-ui -667 B, a2a -663 B; raw
+  # +1.8 KB), -Oz --gufa -Oz 167,640, -Oz --converge 167,699, -Oz -Oz 167,644, -O3 -Oz 168,662,
+  # --monomorphize -Oz 167,719, -Oz --merge-similar-functions 167,864 (2026-11-23: -Oz against
+  # -Os, --converge, -O3 -Oz, --gufa, -iit, each alone: none beyond 0.2%). The producers and
   # target_features sections are metadata no engine reads (-265 B raw, -253 B gzip).
   # scripts/size-breakdown.mjs reads opt_flags and features from this script.
-  opt_flags=(-Oz --strip-producers --strip-target-features)
+  opt_flags=(-Os --gufa -Os --strip-producers --strip-target-features)
   # Both targets get the same wasm from wasm-bindgen (checked): optimise once when that is so.
   if cmp -s "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"; then
     "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/raw/agentwire_bg.wasm" -o "$stage/raw/agentwire_bg.wasm"

@@ -1,4 +1,5 @@
 //! The JavaScript-facing glue (wasm32 only), split by concern:
+//! - `alloc` (private): the global allocator (talc).
 //! - [`error`]: every failure is an `Error` with a stable `code`.
 //! - [`panic`](mod@panic): the panic hook: a typed `internal` failure, then every call refused.
 //! - [`convert`]: JSON text → JS values, in one place.
@@ -12,6 +13,7 @@
 //!   readers (the connection, the endpoints, the limits, each dialect's options).
 //! - [`iter`]: the async iterator of events.
 
+mod alloc;
 pub mod client;
 pub mod convert;
 pub mod decoder;
