@@ -344,7 +344,7 @@ impl DialectDecoder {
         }
     }
 
-    /// The canonical event a compact AG-UI `STATE_DELTA` becomes, built without JSON text in
+    /// The canonical event a compact AG-UI `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in
     /// between, when [`DialectDecoder::decode`] would give exactly that event with no
     /// diagnostic (the decoder's state then moved on as `decode` would move it); `None`
     /// (nothing changed) otherwise. Its patch borrows from `data`; `iso` holds its timestamp.
@@ -355,8 +355,11 @@ impl DialectDecoder {
     ) -> Option<crate::events::AgentEvent<'s>> {
         #[cfg(feature = "ag-ui")]
         if let Some(Active::AgUi(d)) = self.active.as_mut() {
-            let e = ag_ui::fast::state_delta(data)?;
-            return d.state_delta_fast(e, &mut self.clock, iso);
+            if let Some(e) = ag_ui::fast::state_delta(data) {
+                return d.state_delta_fast(e, &mut self.clock, iso);
+            }
+            let e = ag_ui::fast::activity_snapshot(data)?;
+            return d.activity_snapshot_fast(e, &mut self.clock, iso);
         }
         let _ = (data, iso);
         None

@@ -137,6 +137,69 @@ pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
     })
 }
 
+const ACTIVITY_HEAD: &str = r#"{"type":"ACTIVITY_SNAPSHOT","timestamp":"#;
+const ACTIVITY_TYPE: &str = r#"","activityType":""#;
+const ACTIVITY_REPLACE: &str = r#"","replace":"#;
+const ACTIVITY_CONTENT: &str = r#""content":"#;
+
+/// A compact `ACTIVITY_SNAPSHOT` (`type`, `timestamp`, [`subagentRunId`], `messageId`,
+/// `activityType`, [`replace`], `content`, nothing else, as `@ag-ui/encoder` writes it), its
+/// content borrowed from the event's text.
+pub(crate) struct ActivitySnapshot<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `messageId` and `activityType` (no escapes).
+    pub message_id: &'a str,
+    pub activity_type: &'a str,
+    pub replace: Option<bool>,
+    /// `content`: an object, parsed from the event's text.
+    pub content: Value<'a>,
+}
+
+/// Reads `data` as a compact `ACTIVITY_SNAPSHOT` whose content is an object that comes out of
+/// the canonical `message-upsert` text the general path writes exactly as it is, or `None`
+/// (the general path reads it).
+///
+/// The content sits one level deep in the event and two in the canonical event (inside its
+/// `message`): it is parsed from its own slice with two levels less allowed, so it parses here
+/// exactly when the canonical event parses (and then the AG-UI event does too).
+pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    c.lit(ACTIVITY_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    c.lit(MESSAGE)?;
+    let message_id = c.plain_string()?;
+    c.lit(ACTIVITY_TYPE)?;
+    let activity_type = c.plain_string()?;
+    let replace = if c.lit(ACTIVITY_REPLACE).is_some() {
+        let r = if c.lit("true").is_some() {
+            true
+        } else {
+            c.lit("false")?;
+            false
+        };
+        c.lit(",")?;
+        Some(r)
+    } else {
+        c.lit(r#"","#)?;
+        None
+    };
+    c.lit(ACTIVITY_CONTENT)?;
+    let body = data.strip_suffix('}')?.get(c.pos..)?;
+    let content = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 2).ok()?;
+    (content.as_object().is_some() && written_as_is(&content)).then_some(ActivitySnapshot {
+        timestamp_ms,
+        owner,
+        message_id,
+        activity_type,
+        replace,
+        content,
+    })
+}
+
 /// `true` when writing `v` as JSON text and parsing it again gives `v` (numbers: JSON text has
 /// no `-0`, and a number too large for a double was parsed as an infinity, written `null`).
 fn written_as_is(v: &Value<'_>) -> bool {
@@ -423,5 +486,105 @@ mod tests {
             nested(124)
         )))
         .is_some());
+    }
+
+    #[test]
+    fn the_direct_activity_snapshot_gives_what_the_general_path_gives() {
+        let head = r#"{"type":"ACTIVITY_SNAPSHOT","timestamp":1762425000100,"#;
+        let a = |rest: &str| format!("{head}{rest}}}");
+        let act = |id: &str, content: &str| {
+            a(&format!(
+                r#""messageId":"{id}","activityType":"progress","replace":true,"content":{content}"#
+            ))
+        };
+        let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let mut stream: Vec<String> = vec![
+            act("early", r#"{"p":1}"#),
+            r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+            act("a1", r#"{"p":0.25,"s":"esc\"aped \u00e9 ✓","n":[1,2.5,-3,1e300],"o":{}}"#),
+            a(r#""messageId":"a1","activityType":"progress","replace":false,"content":{"p":0.5}"#),
+            a(r#""messageId":"a1","activityType":"other","content":{"p":0.75}"#),
+            a(r#""messageId":"a1","activityType":"progress","replace":"yes","content":{"p":0.8}"#),
+            act("a1", r#"{"a":1,"a":2}"#),
+            act("a2", r#"{"z":-0}"#),
+            act("a2", r#"{"z":-0.0}"#),
+            act("a2", r#"{"big":1e400}"#),
+            act("a2", r#"[1]"#),
+            act("a2", r#""text""#),
+            act("a2", "null"),
+            act("a2", r#"{"bad":tru}"#),
+            act("a2", r#" {"ws":true} "#),
+            act("a2", r#"{"p":1},"extra":2"#),
+            a(r#""messageId":"a3","content":{"p":1}"#),
+            a(r#""messageId":"a3","activityType":7,"content":{"p":1}"#),
+            a(r#""messageId":"a\u0033","activityType":"progress","content":{"p":1}"#),
+            a(r#""messageId":"","activityType":"progress","content":{"p":1}"#),
+            // a text message's id
+            r#"{"type":"TEXT_MESSAGE_START","timestamp":1762425000001,"messageId":"m1","role":"assistant"}"#.into(),
+            act("m1", r#"{"p":1}"#),
+            r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000002,"messageId":"m1"}"#.into(),
+            // then patched
+            r#"{"type":"ACTIVITY_DELTA","timestamp":1762425000003,"messageId":"a1","activityType":"progress","patch":[{"op":"replace","path":"/p","value":0.9}]}"#.into(),
+            // sub-agents: known, unknown, escaped; a sub-agent's activity updated by the run
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000004,"subagentRunId":"sub-1","name":"helper"}"#.into(),
+            a(r#""subagentRunId":"sub-1","messageId":"s1","activityType":"progress","replace":true,"content":{"p":1}"#),
+            a(r#""subagentRunId":"sub-2","messageId":"s2","activityType":"progress","content":{"p":1}"#),
+            a(r#""subagentRunId":"sub\u002d1","messageId":"s3","activityType":"progress","content":{"p":1}"#),
+            a(r#""subagentRunId":7,"messageId":"s4","activityType":"progress","content":{"p":1}"#),
+            act("s1", r#"{"p":2}"#),
+            a(r#""subagentRunId":"sub-1","messageId":"a1","activityType":"progress","content":{"p":3}"#),
+            r#"{"type":"SUBAGENT_FINISHED","timestamp":1762425000005,"subagentRunId":"sub-1"}"#.into(),
+            // an open chunk lane is closed first
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
+            act("a4", r#"{"p":1}"#),
+            r#"{"type":"ACTIVITY_SNAPSHOT","timestamp":99999999999999999,"messageId":"a5","activityType":"progress","content":{"p":1}}"#.into(),
+        ];
+        // nesting around the parser's depth limit (two levels deeper in the canonical event)
+        for n in 123..=128 {
+            stream.push(act(
+                &format!("deep{n}"),
+                &format!(r#"{{"v":{}}}"#, nested(n)),
+            ));
+        }
+        stream.push(
+            r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#
+                .into(),
+        );
+        stream.push(act("late", r#"{"p":1}"#));
+        // The general path gets the same text with `type` and `timestamp` swapped (same length),
+        // which the direct reader refuses.
+        let swapped = r#"{"timestamp":1762425000100,"type":"ACTIVITY_SNAPSHOT","#;
+        let general: Vec<String> = stream
+            .iter()
+            .map(|e| e.replacen(head, swapped, 1))
+            .collect();
+        let (x, y) = (session_of(&stream), session_of(&general));
+        let back = |s: &String| {
+            s.replace(swapped, head)
+                .replace(&swapped.replace('"', "\\\""), &head.replace('"', "\\\""))
+        };
+        assert_eq!(x.0, back(&y.0), "state");
+        assert_eq!(x.1, y.1.iter().map(back).collect::<Vec<_>>(), "diagnostics");
+        assert_eq!(x.2, y.2, "applied events");
+        assert!(general
+            .iter()
+            .all(|e| super::activity_snapshot(e).is_none()));
+        let took = stream
+            .iter()
+            .filter(|e| super::activity_snapshot(e).is_some())
+            .count();
+        assert!(took >= 15, "direct {took}");
+        for refused in [
+            act("r", r#"{"z":-0}"#),
+            act("r", r#"{"big":1e400}"#),
+            act("r", "[1]"),
+            act("r", r#"{"p":1},"extra":2"#),
+            act("r", &format!(r#"{{"v":{}}}"#, nested(126))),
+        ] {
+            assert!(super::activity_snapshot(&refused).is_none(), "{refused}");
+        }
+        assert!(
+            super::activity_snapshot(&act("r", &format!(r#"{{"v":{}}}"#, nested(125)))).is_some()
+        );
     }
 }

@@ -400,6 +400,62 @@ impl AgUiDecoder {
         ))
     }
 
+    /// A compact `ACTIVITY_SNAPSHOT` (see [`fast::activity_snapshot`]) as the canonical
+    /// `message-upsert` the general path would give with no diagnostic (an active run, no open
+    /// chunk lane, a valid timestamp, a `subagentRunId` naming a sub-agent of the run, a
+    /// message id that is an activity's or new), built directly, the decoder's state moved on
+    /// as the general path moves it; `None` (nothing changed) otherwise.
+    pub(crate) fn activity_snapshot_fast<'s>(
+        &'s mut self,
+        e: fast::ActivitySnapshot<'s>,
+        clock: &mut Clock,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        if self.phase != Phase::Active || self.lanes.len() != 0 {
+            return None;
+        }
+        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
+            return None;
+        }
+        let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
+            return None;
+        };
+        // (`activity`: an id of another role is a warning; a known activity stays in its task.)
+        let task = match self.messages.get(e.message_id) {
+            Some(m) if m.role != MessageRole::Activity => return None,
+            Some(m) => m.task.clone(),
+            None => e.owner.unwrap_or(run).to_owned(),
+        };
+        let (ts, valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        if !valid {
+            return None; // (nothing changed: the clock keeps only valid timestamps)
+        }
+        let thread = thread.to_owned();
+        self.track_message(e.message_id, &task, MessageRole::Activity, false, e.owner);
+        self.bound();
+        use std::borrow::Cow::{Borrowed, Owned};
+        let message = Value::Object(vec![
+            (Borrowed("id"), Value::String(Borrowed(e.message_id))),
+            (Borrowed("role"), Value::String(Borrowed("activity"))),
+            (
+                Borrowed("activityType"),
+                Value::String(Borrowed(e.activity_type)),
+            ),
+            (Borrowed("content"), e.content),
+        ]);
+        Some(crate::events::AgentEvent::MessagePut(
+            crate::events::MessagePut {
+                context_id: Owned(thread),
+                task_id: Owned(task),
+                message,
+                replace: e.replace,
+                timestamp: Borrowed(ts),
+                metadata: None,
+                extra: Vec::new(),
+            },
+        ))
+    }
+
     /// Delivers an event that changes no state whole, as `ag-ui:<type in kebab case>`.
     fn pass_through(&self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
         let kind = format!("ag-ui:{}", cx.ty.to_ascii_lowercase().replace('_', "-"));
