@@ -41,9 +41,10 @@
 #    long task, run by run, with what overlapped it (the summary read, a slow feed() call).
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
 #    issue-7 targets, memory, package size; agentwire-ag-ui against ag-ui-verify (issue 19: ≤ 0.25×).
-# 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's size next to the
-#    JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by esbuild;
-#    benches/js-sizes/startup.mjs: their start-up in Chromium (import, and wasm init for agentwire).
+# 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's and each entry's size next
+#    to the JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by
+#    esbuild; benches/js-sizes/startup.mjs: each entry's start-up in Chromium until a first feed()
+#    (budget 15 ms) next to the clients' (their bundle's evaluation).
 # Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,7 +69,7 @@ while [ $# -gt 0 ]; do
     --no-js-sizes) js_sizes=; shift ;;
     --no-ag-ui) agui=; shift ;;
     --profile) profile=--profile; shift ;;
-    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
