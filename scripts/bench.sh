@@ -3,7 +3,8 @@
 #
 #   bash scripts/bench.sh [--preset small,medium[,large]] [--runs 5] [--warmup 1] [--paths mem,net]
 #                         [--consumers floor-decode,floor-jsonparse,js-reference] [--modes snapshot,…]
-#                         [--no-probe] [--no-cpu] [--no-longtasks] [--no-js-sizes] [--no-ag-ui] [--profile]
+#                         [--entries agentwire,core,ag-ui] [--no-probe] [--no-cpu] [--no-longtasks]
+#                         [--no-js-sizes] [--no-ag-ui] [--profile]
 #
 # 1. Builds the release npm package (scripts/build-pkg.sh: LTO, opt-level z, wasm-opt -Os --gufa -Os).
 # 2. Copies the shared harness (BENCH_HARNESS, default ../shared/bench) into target/bench-harness
@@ -16,6 +17,14 @@
 #    paths, interleaved rounds, correctness checked against expected.json (WRONG is reported,
 #    not timed). The consumers are staged in target/bench-harness/aw/ with pkg/web as ./pkg/
 #    (the Worker entry and its wasm are served from there).
+#    --entries (default: agentwire): the packages the agentwire consumers run on, in the same
+#    harness run. `agentwire` is the full package (pkg/web, as above); a protocol's entry (core,
+#    a2a, acp, unified, myagent, ag-ui, ai-sdk; issue 23 item 5) gets its own copies of the
+#    consumers in target/bench-harness/aw-<entry>/ over pkg/<entry>/ (package-entry.mjs: the
+#    entry's own loader fetches its wasm, instantiateStreaming), named `<consumer>@<entry>`
+#    (agentwire-snapshot@core). The workload is protocol 000, which every entry's store reads:
+#    each entry runs the --modes without Worker mode (no entry has it), the `ag-ui` entry the
+#    AG-UI consumer alone (unless --no-ag-ui).
 #    AG-UI input (unless --no-ag-ui; issue 19 item 9): benches/bench-consumer/agentwire-ag-ui.mjs
 #    (the harness's AG-UI encoding of the workload fed to an AgentClient({dialect: "ag-ui"})
 #    store) and the built-in ag-ui-verify (the official client's parser + verifier, linear apply)
@@ -32,9 +41,10 @@
 #    long task, run by run, with what overlapped it (the summary read, a slow feed() call).
 # 5. The agentwire summary (benches/bench-consumer/report.mjs): ratios to js-reference against the
 #    issue-7 targets, memory, package size; agentwire-ag-ui against ag-ui-verify (issue 19: ≤ 0.25×).
-# 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's size next to the
-#    JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by esbuild;
-#    benches/js-sizes/startup.mjs: their start-up in Chromium (import, and wasm init for agentwire).
+# 6. benches/js-sizes/measure.mjs (unless --no-js-sizes): the package's and each entry's size next
+#    to the JavaScript clients (AG-UI, Vercel AI SDK, LangGraph, A2A, js-reference), each bundled by
+#    esbuild; benches/js-sizes/startup.mjs: each entry's start-up in Chromium until a first feed()
+#    (budget 15 ms) next to the clients' (their bundle's evaluation).
 # Output: the console, and target/bench-results/<stamp>-{run,probe}.json, <stamp>.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +53,7 @@ log() { printf '[bench] %s\n' "$*"; }
 
 presets=small,medium runs=5 warmup=1 paths=mem,net consumers=floor-decode,floor-jsonparse,js-reference
 probe=1 cpu=1 longtasks=1 js_sizes=1 agui=1 profile= modes=snapshot,events,filtered,client,worker,worker-events
+entries=agentwire
 while [ $# -gt 0 ]; do
   case $1 in
     --preset|--presets) presets=$2; shift 2 ;;
@@ -51,13 +62,14 @@ while [ $# -gt 0 ]; do
     --paths) paths=$2; shift 2 ;;
     --consumers) consumers=$2; shift 2 ;;
     --modes) modes=$2; shift 2 ;;
+    --entries) entries=$2; shift 2 ;;
     --no-probe) probe=; shift ;;
     --no-cpu) cpu=; shift ;;
     --no-longtasks) longtasks=; shift ;;
     --no-js-sizes) js_sizes=; shift ;;
     --no-ag-ui) agui=; shift ;;
     --profile) profile=--profile; shift ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -87,6 +99,19 @@ rm -rf "$aw" && mkdir -p "$aw/pkg"
 cp benches/bench-consumer/*.mjs "$aw/"
 sed -i "s|'../../pkg/web/|'./pkg/|" "$aw"/*.mjs
 cp -r pkg/web/. "$aw/pkg/"
+# One protocol's entry: the consumers over pkg/<entry>/ (see --entries above).
+IFS=, read -r -a entry_list <<<"$entries"
+for e in "${entry_list[@]}"; do
+  [ "$e" = agentwire ] && continue
+  [ -f "pkg/$e/index.js" ] || { echo "error: --entries: no pkg/$e/ (entries: agentwire $(cd pkg && ls -d */ | grep -v -e types -e web -e raw -e adapters | tr -d / | tr '\n' ' '))" >&2; exit 2; }
+  d=$h/aw-$e
+  rm -rf "$d" && mkdir -p "$d/pkg"
+  cp benches/bench-consumer/*.mjs "$d/"
+  cp benches/bench-consumer/package-entry.mjs "$d/package.mjs"
+  cp -r "pkg/$e/." "$d/pkg/"
+  cp "pkg/$e/raw/agentwire_bg.wasm" "$d/agentwire_bg.wasm"
+  printf '{"entry":"%s"}\n' "$e" > "$d/entry.json"
+done
 if ! cmp -s "$h/package-lock.json" "$h/node_modules/.package-lock.json.src" 2>/dev/null; then
   log "installing the harness's npm dependencies (npm ci in $h)"
   (cd "$h" && npm ci --no-audit --no-fund --loglevel=error </dev/null)
@@ -102,17 +127,26 @@ cpu_json=$PWD/$out/$stamp-cpu.json
 txt=$PWD/$out/$stamp.txt
 IFS=, read -r -a mode_list <<<"$modes"
 ext=()
-for m in "${mode_list[@]}"; do ext+=(--consumer "$PWD/$aw/agentwire-$m.mjs"); done
 agui_ext=()
-if [ -n "$agui" ]; then
-  agui_ext=(--consumer "$PWD/$aw/agentwire-ag-ui.mjs")
+for e in "${entry_list[@]}"; do
+  if [ "$e" = agentwire ]; then
+    for m in "${mode_list[@]}"; do ext+=(--consumer "$PWD/$aw/agentwire-$m.mjs"); done
+    [ -z "$agui" ] || agui_ext+=(--consumer "$PWD/$aw/agentwire-ag-ui.mjs")
+  elif [ "$e" = ag-ui ]; then
+    [ -z "$agui" ] || agui_ext+=(--consumer "$PWD/$h/aw-$e/agentwire-ag-ui.mjs")
+  else
+    for m in "${mode_list[@]}"; do [[ $m == worker* ]] || ext+=(--consumer "$PWD/$h/aw-$e/agentwire-$m.mjs"); done
+  fi
+done
+if [ ${#agui_ext[@]} -gt 0 ]; then
   [[ ",$consumers," == *",ag-ui-verify,"* ]] || consumers="$consumers,ag-ui-verify"
 fi
 
 # 3. the side-by-side run (one Chromium for every preset, path and consumer)
-log "harness: presets $presets, paths $paths, $warmup warm-up + $runs runs; consumers $consumers + agentwire ($modes)"
+log "harness: presets $presets, paths $paths, $warmup warm-up + $runs runs; consumers $consumers + agentwire ($modes) on $entries; load average:$(uptime | sed 's/.*load average://')"
 (cd "$h" && node run.mjs --preset "$presets" --runs "$runs" --warmup "$warmup" --paths "$paths" \
    --consumers "$consumers" "${ext[@]}" "${agui_ext[@]}" --json "$run_json") 2>&1 | tee "$txt"
+log "harness done; load average:$(uptime | sed 's/.*load average://')" | tee -a "$txt"
 
 # 4. memory and time split (fresh page per consumer)
 if [ -n "$probe" ]; then

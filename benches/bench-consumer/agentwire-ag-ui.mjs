@@ -16,9 +16,9 @@
 // state of the thread, as AG-UI's agent.state carries from run to run). Every diagnostic counts
 // as an error (the generated stream is valid AG-UI) except `agent-error`: that one reports the
 // stream's own RUN_ERROR / SUBAGENT_ERROR (the workload's failed runs), not a disagreement.
-import { init, stats, wasmMemoryBytes, AgentClient } from './common.mjs';
+import { init, consumerName, stats, wasmMemoryBytes, AgentClient } from './common.mjs';
 
-export const name = 'agentwire-ag-ui';
+export const name = consumerName('agentwire-ag-ui');
 export const input = 'agui';
 export const level = 'full';
 export { init, stats, wasmMemoryBytes };

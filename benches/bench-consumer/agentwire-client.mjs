@@ -2,9 +2,9 @@
 // (fetch + ReadableStream SSE transport in wasm, parse, validate, assemble), the summary read
 // once from getSnapshot() when the run finished (connection `closed`). The main-thread
 // reference for agentwire-worker (scripts/bench.sh: main-thread CPU per 100k events).
-import { init, stats, wasmMemoryBytes, summaryOf, ended, AgentClient } from './common.mjs';
+import { init, consumerName, stats, wasmMemoryBytes, summaryOf, ended, AgentClient } from './common.mjs';
 
-export const name = 'agentwire-client';
+export const name = consumerName('agentwire-client');
 export const input = 'native';
 export const level = 'full';
 export const paths = ['net'];

@@ -2,9 +2,9 @@
 // delivered to a JavaScript callback as a typed object (`subscribeEvents({ kinds: '*',
 // includeInternal: true }, handler)`). The handler touches each object (reads `kind`) and counts;
 // the count is reported as `events`, which the harness checks against the stream's event total.
-import { init, makeConsumer, stats, wasmMemoryBytes } from './common.mjs';
+import { init, consumerName, makeConsumer, stats, wasmMemoryBytes } from './common.mjs';
 
-export const name = 'agentwire-events';
+export const name = consumerName('agentwire-events');
 export const input = 'native';
 export const level = 'full';
 export { init, stats, wasmMemoryBytes };

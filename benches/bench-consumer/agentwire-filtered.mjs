@@ -2,9 +2,9 @@
 // delivered to a JavaScript callback (the filter runs in wasm; nothing else crosses). The
 // delivered count is not checked by the harness (it only knows the total); probe.mjs checks it
 // against the per-kind counts in expected.json.
-import { init, makeConsumer, stats, wasmMemoryBytes } from './common.mjs';
+import { init, consumerName, makeConsumer, stats, wasmMemoryBytes } from './common.mjs';
 
-export const name = 'agentwire-filtered';
+export const name = consumerName('agentwire-filtered');
 export const input = 'native';
 export const level = 'full';
 export const filterKinds = ['tool-*', 'input-*'];

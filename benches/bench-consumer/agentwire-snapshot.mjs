@@ -1,8 +1,8 @@
 // agentwire, snapshot mode: feed every network chunk into an AgentStore (parse, validate,
 // assemble in wasm), read the state once at the end with getSnapshot(). No per-event JS work.
-import { init, makeConsumer, stats, wasmMemoryBytes } from './common.mjs';
+import { init, consumerName, makeConsumer, stats, wasmMemoryBytes } from './common.mjs';
 
-export const name = 'agentwire-snapshot';
+export const name = consumerName('agentwire-snapshot');
 export const input = 'native';
 export const level = 'full';
 export { init, stats, wasmMemoryBytes };

@@ -1,26 +1,31 @@
 // Shared by the agentwire plug-in consumers of the browser benchmark harness
 // (../../../shared/bench, see its README "Plug-in consumers"; run them with scripts/bench.sh).
 //
-// Uses the built npm package exactly as an app would: pkg/web (the `agentwire/web` entry, built
-// by scripts/build-pkg.sh: release, LTO, wasm-opt -Oz). The harness bundles each consumer module
-// with esbuild; the `.wasm` import becomes a Uint8Array, instantiated once in the untimed init().
-// Each consumer module is bundled separately, so each mode has its own wasm instance and memory.
-import wasmBytes from '../../pkg/web/raw/agentwire_bg.wasm';
-import initWasm, { AgentStore, AgentClient, WorkerClient } from '../../pkg/web/agentwire.js';
+// Uses the built npm package exactly as an app would (built by scripts/build-pkg.sh: release,
+// LTO, wasm-opt -Oz): package.mjs, the full package through pkg/web (the `agentwire/web` entry;
+// the harness bundles each consumer module with esbuild, the `.wasm` import becomes a Uint8Array,
+// instantiated once in the untimed init()), or, staged by `scripts/bench.sh --entries`,
+// package-entry.mjs: one protocol's entry (`agentwire/core`, ...), whose loader instantiates its
+// wasm from its URL when the consumer's module is imported. Each consumer module is bundled
+// separately, so each mode has its own wasm instance and memory.
+import { AgentStore, AgentClient, WorkerClient, entry, instantiate } from './package.mjs';
 
 export { AgentClient, WorkerClient };
 
-let wasm = null;
+let memory = null;
 
 /** Instantiates the wasm module (untimed: called from the consumer's init()). */
 export async function init() {
-  if (!wasm) wasm = await initWasm({ module_or_path: wasmBytes });
-  stats.memoryAfterInit = wasm.memory.buffer.byteLength;
+  if (!memory) memory = await instantiate();
+  stats.memoryAfterInit = memory.buffer.byteLength;
 }
+
+/** A consumer's name: `agentwire-snapshot` on the full package, `agentwire-snapshot@core` on an entry. */
+export const consumerName = (base) => (entry ? `${base}@${entry}` : base);
 
 /** Linear-memory figures for benches/bench-consumer/probe.mjs (read after a run). */
 export const stats = { memoryAfterInit: 0, memoryBeforeRun: 0, memoryAfterRun: 0, feedMs: 0, finishMs: 0, summaryMs: 0, delivered: 0 };
-export const wasmMemoryBytes = () => (wasm ? wasm.memory.buffer.byteLength : 0);
+export const wasmMemoryBytes = () => (memory ? memory.buffer.byteLength : 0);
 
 /**
  * The harness Summary, read from the assembled state: one getSnapshot() at the end of the stream

@@ -121,7 +121,7 @@ try {
             .reduce((n, [, c]) => n + c, 0);
           row.delivered = s.delivered;
           row.deliveredExpected = want;
-        } else if (name.endsWith('-events')) {
+        } else if (name.split('@')[0].endsWith('-events')) {
           row.delivered = s.delivered;
           row.deliveredExpected = exp.native.events;
         }

@@ -2,7 +2,9 @@
 // The agentwire side of a scripts/bench.sh run, one line per preset × path × mode: median time,
 // ratio to js-reference (and the issue-7 target), correctness, long tasks, memory (linear memory
 // grown by a first run in a fresh page + JS heap Δ, against js-reference's heap Δ), then the
-// package size. Inputs: the harness's --json output, probe.mjs's --json output, pkg/.
+// package size. Consumers run on a protocol's entry (`scripts/bench.sh --entries core`: named
+// `agentwire-snapshot@core`) follow the same mode on the full package, with their time over its
+// (× agentwire). Inputs: the harness's --json output, probe.mjs's --json output, pkg/.
 //   node report.mjs RUN.json PROBE.json [PKG_DIR]
 import fs from 'node:fs';
 import { measure, shippedFiles } from '../../scripts/lib/pkg-size.mjs';
@@ -20,21 +22,28 @@ const TARGET = {
 };
 const AGUI_VERIFY_TARGET = 0.25;
 const MEMORY_TARGET = 0.5;
+const base = (consumer) => consumer.split('@')[0];
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
 
 console.log(`\n## agentwire vs js-reference (Chromium ${run.chromium}, ${run.cpus} cores, ${run.warmup} warm-up + ${run.runs} runs, medians)\n`);
-console.log('| preset | path | mode | median ms | × js-ref (target) | status | long tasks n (max ms) | JS heap Δ MB | wasm memory grown MB | (wasm + JS) / js-ref heap Δ (target 0.5) |');
-console.log('|---|---|---|--:|--:|---|--:|--:|--:|--:|');
+console.log('| preset | path | mode | median ms | × js-ref (target) | × agentwire (same mode) | status | long tasks n (max ms) | JS heap Δ MB | wasm memory grown MB | (wasm + JS) / js-ref heap Δ (target 0.5) |');
+console.log('|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|');
 for (const [preset, p] of Object.entries(run.presets)) {
   const probeRows = probe.presets[preset] || [];
   const refProbe = probeRows.find((r) => r.consumer === 'js-reference');
   for (const pth of ['mem', 'net']) {
     const ref = p.results.find((r) => r.consumer === 'js-reference' && r.path === pth);
     if (!ref) continue;
-    const rows = [ref, ...p.results.filter((r) => r.consumer.startsWith('agentwire') && r.path === pth)];
+    // Each mode on the full package, then on the entries (in the order of the run).
+    const aw = p.results.filter((r) => r.consumer.startsWith('agentwire') && r.path === pth);
+    const modes = [...new Set(aw.map((r) => base(r.consumer)))];
+    const rows = [ref, ...modes.flatMap((m) => aw.filter((r) => base(r.consumer) === m)
+      .sort((a, b) => (a.consumer === m ? -1 : b.consumer === m ? 1 : 0)))];
     for (const r of rows) {
-      const t = TARGET[r.consumer]?.[pth];
+      const t = TARGET[base(r.consumer)]?.[pth];
       const ratio = r.ok && ref.ok ? r.medianMs / ref.medianMs : NaN;
+      const full = r.consumer !== base(r.consumer) ? aw.find((x) => x.consumer === base(r.consumer)) : null;
+      const vsFull = full && full.ok && r.ok ? f(r.medianMs / full.medianMs, 2) : '';
       const verdict = t === undefined || !Number.isFinite(ratio) ? '' : ratio <= t ? ' ✓' : ' ✗';
       let mem = '-';
       let grown = '-';
@@ -45,7 +54,7 @@ for (const [preset, p] of Object.entries(run.presets)) {
         const m = (pr.wasmGrowthFirstRunMB + pr.heapDeltaFirstMB) / refProbe.heapDeltaFirstMB;
         mem = `${f(m, 2)}${m <= MEMORY_TARGET ? ' ✓' : ' ✗'} (${f(pr.wasmGrowthFirstRunMB + pr.heapDeltaFirstMB)} / ${f(refProbe.heapDeltaFirstMB)})`;
       }
-      console.log(`| ${preset} | ${pth} | ${r.consumer} | ${r.ok ? f(r.medianMs) : '-'} | ${f(ratio, 2)}${t ? ` (≤ ${t})` : ''}${verdict} | ` +
+      console.log(`| ${preset} | ${pth} | ${r.consumer} | ${r.ok ? f(r.medianMs) : '-'} | ${f(ratio, 2)}${t ? ` (≤ ${t})` : ''}${verdict} | ${vsFull} | ` +
         `${r.status}${r.status !== 'OK' && r.errors?.length ? ': ' + r.errors[0] : ''} | ${r.ok ? `${r.longTaskCount} (${f(r.longTaskMaxMs, 0)})` : '-'} | ` +
         `${r.ok ? f(r.heapDeltaMB) : '-'} | ${grown} | ${r.consumer === 'js-reference' ? '' : mem} |`);
     }
@@ -57,19 +66,18 @@ for (const [preset, p] of Object.entries(run.presets)) {
   }
 }
 // The AG-UI input against the official client's pipeline with a linear apply (ag-ui-verify).
-const aguiRows = Object.entries(run.presets).flatMap(([preset, p]) => ['mem', 'net'].map((pth) => {
-  const aw = p.results.find((r) => r.consumer === 'agentwire-ag-ui' && r.path === pth);
+const aguiRows = Object.entries(run.presets).flatMap(([preset, p]) => ['mem', 'net'].flatMap((pth) => {
   const v = p.results.find((r) => r.consumer === 'ag-ui-verify' && r.path === pth);
-  return aw && v ? { preset, pth, aw, v } : null;
-}).filter(Boolean));
+  return v ? p.results.filter((r) => base(r.consumer) === 'agentwire-ag-ui' && r.path === pth).map((aw) => ({ preset, pth, aw, v })) : [];
+}));
 if (aguiRows.length) {
   console.log(`\n## agentwire-ag-ui vs ag-ui-verify (same AG-UI bytes; target ≤ ${AGUI_VERIFY_TARGET}×)\n`);
-  console.log('| preset | path | agentwire-ag-ui ms | ag-ui-verify ms | ratio | status |');
-  console.log('|---|---|--:|--:|--:|---|');
+  console.log('| preset | path | consumer | agentwire ms | ag-ui-verify ms | ratio | status |');
+  console.log('|---|---|---|--:|--:|--:|---|');
   for (const { preset, pth, aw, v } of aguiRows) {
     const ratio = aw.ok && v.ok ? aw.medianMs / v.medianMs : NaN;
     const verdict = Number.isFinite(ratio) ? (ratio <= AGUI_VERIFY_TARGET ? ' ✓' : ' ✗') : '';
-    console.log(`| ${preset} | ${pth} | ${aw.ok ? f(aw.medianMs) : '-'} | ${v.ok ? f(v.medianMs) : '-'} | ${f(ratio, 2)}${verdict} | ${aw.status} / ${v.status} |`);
+    console.log(`| ${preset} | ${pth} | ${aw.consumer} | ${aw.ok ? f(aw.medianMs) : '-'} | ${v.ok ? f(v.medianMs) : '-'} | ${f(ratio, 2)}${verdict} | ${aw.status} / ${v.status} |`);
   }
 }
 console.log('\nJS heap Δ: the harness\'s figure (peak usedJSHeapSize − baseline after gc(), median of runs). Memory column: one run in a fresh page ' +

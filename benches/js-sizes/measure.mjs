@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { measure, shippedFiles } from "../../scripts/lib/pkg-size.mjs";
+import { entryFiles, measure, shippedFiles } from "../../scripts/lib/pkg-size.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -71,10 +71,16 @@ for (const e of entries) {
   const m = measure(bundle);
   rows.push({ name: e.name, bundle: path.basename(bundle), version: e.name === e.dep ? versions[e.dep] : `${e.dep} ${versions[e.dep]}`, what: e.what, raw: m.raw, gz: m.gz, br: m.br });
 }
-const aw = shippedFiles(pkg).filter(existsSync).map(measure)
+const total = (files) => files.filter(existsSync).map(measure)
   .reduce((a, m) => ({ raw: a.raw + m.raw, gz: a.gz + m.gz, br: a.br + m.br }), { raw: 0, gz: 0, br: 0 });
+const aw = total(shippedFiles(pkg));
 const awVersion = JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8")).version;
-rows.unshift({ name: "agentwire", version: awVersion, what: "wasm + JS glue + Worker entry (5 protocols, 3 transports, store, Worker mode)", ...aw });
+// One row per protocol's entry (issue 23): everything it loads, counted as scripts/size-report.mjs
+// counts it (the layer, the loader, the web glue, its snippets and the wasm; each file compressed alone).
+const protocols = { core: "protocol 000", a2a: "A2A 0.3 and 1.0", acp: "A2A-ACP", unified: "Unified", myagent: "MyAgent (WebSocket)", "ag-ui": "AG-UI 1.0", "ai-sdk": "AI SDK UI message stream" };
+const entryRows = Object.entries(protocols).filter(([e]) => existsSync(path.join(pkg, e, "raw", "agentwire_bg.wasm")))
+  .map(([e, what]) => ({ name: `agentwire/${e}`, version: awVersion, what: `wasm + loader + glue + TS layer (${what} only; store, transports, no Worker mode)`, ...total(entryFiles(path.join(pkg, e))) }));
+rows.unshift({ name: "agentwire", version: awVersion, what: "wasm + JS glue + Worker entry (every protocol, auto-detection, 3 transports, store, Worker mode)", ...aw }, ...entryRows);
 
 // 3. The table.
 const n = (x) => x.toLocaleString("en-US");
