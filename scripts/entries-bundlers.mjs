@@ -25,12 +25,13 @@ const dir = path.join(root, "target/bundlers");
 const tools = process.env.AW_TOOLS || path.join(root, "tools");
 const DEPS = ["vite@8", "webpack@5", "webpack-cli@6", "next@16", "react@19", "react-dom@19"];
 mkdirSync(dir, { recursive: true });
-const manifest = path.join(dir, "package.json");
-const installed = existsSync(manifest) ? readFileSync(manifest, "utf8") : "";
-if (!installed.includes(JSON.stringify(DEPS)) || !existsSync(path.join(dir, "node_modules/next/package.json"))) {
+// What was installed (a stamp: npm rewrites package.json), so a changed list installs again.
+const stamp = path.join(dir, "installed.json");
+if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== JSON.stringify(DEPS)) {
   const t0 = Date.now();
-  writeFileSync(manifest, `{ "name": "aw-bundlers", "private": true, "type": "module", "description": ${JSON.stringify(JSON.stringify(DEPS))} }\n`);
+  writeFileSync(path.join(dir, "package.json"), '{ "name": "aw-bundlers", "private": true, "type": "module" }\n');
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...DEPS], { cwd: dir, stdio: "inherit" });
+  writeFileSync(stamp, JSON.stringify(DEPS));
   console.log(`bundlers: npm install ${DEPS.join(" ")}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 // The package as an app gets it from npm: a copy (a link would be treated as source by Vite).

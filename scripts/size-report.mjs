@@ -58,6 +58,9 @@
 // Raised to 313,781 B (312,757 B, plus 1 KB) for the TypeScript layer that is now the package's
 // entry (issue 22: pkg/agentwire.js, 3,961 B gzip: AgentwireError, argument checks, bound methods,
 // start/run, per-call abort, limits), less harden-glue.mjs's text patches it replaces (-585 B).
+// Lowered to 310,593 B (309,569 B, plus 1 KB) when `agentwire` moved to the web glue under a
+// URL loader (issue 23 item 6: no bundler setting; the web glue and the loader are +287 B gzip over
+// the bundler glue's 309,282 B) and the Worker's URL moved from the glue's snippet to the layer.
 // The target is now issue 23's: 190 KB gzip for `agentwire` with every dialect (the 80 KB target of
 // issue 7 was shown out of reach for one wasm holding everything). Set SIZE_BUDGET_GZIP=194560 to
 // enforce it. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -99,7 +102,7 @@ if (process.argv.length <= 2 && !existsSync(files[0])) {
   for (const f of fails) console.error(f);
   process.exit(fails.length ? 1 : 0);
 }
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 313781);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 310593);
 const target = Number(process.env.SIZE_TARGET_GZIP || 190 * 1024);
 
 const total = { raw: 0, gz: 0, br: 0 };
