@@ -111,7 +111,8 @@ else
     fi
   done
   # The TypeScript layer, built once per glue: `./raw/agentwire.js` stays an import of the glue
-  # beside the output (the bundler glue for pkg/agentwire.js, the web glue for pkg/web/). Minified
+  # beside the output (the loader over the web glue for pkg/agentwire.js, the web glue itself for
+  # pkg/web/). Minified
   # with names kept (classes keep their names in the console and in stack traces).
   layer() { # ENTRY OUT TYPES
     "$esbuild" "$1" --bundle --format=esm --target=es2022 --platform=neutral --external:./raw/agentwire.js \

@@ -12,8 +12,8 @@ import { fn } from "./args.js";
 /**
  * The package's Worker script, beside this layer's glue (`raw/agentwire-worker.js`: pkg/raw/ for
  * `agentwire`, pkg/web/raw/ for `agentwire/web`). Written as `new Worker(new URL(..., import.meta.url))`
- * in the one module that defines WorkerClient: Vite, webpack 5 and Next.js bundle the Worker from
- * this pattern with no setting, and it is in an app's graph only through WorkerClient.
+ * in the module that defines WorkerClient (not in the glue's snippet, which the Worker script itself
+ * imports): Vite, webpack 5 and Next.js bundle the Worker from this pattern with no setting.
  */
 function defaultWorker(): Worker {
   return new Worker(new URL("./raw/agentwire-worker.js", import.meta.url), { type: "module" });
