@@ -1,6 +1,7 @@
 // Every entry of the package with NO bundler settings (issue 23 item 6): `agentwire` (with
 // WorkerClient), each protocol's entry (agentwire/core, /a2a, /acp, /unified, /myagent, /ag-ui,
-// /ai-sdk) and an adapter (`agentwire/react` with React), built from a copy of pkg/ installed as
+// /ai-sdk) and the React adapter twice (`agentwire/react` over `agentwire`, and
+// `agentwire/ai-sdk/react` over `agentwire/ai-sdk`), built from a copy of pkg/ installed as
 // node_modules/agentwire by
 //   - Vite 8: the dev server, and `vite build` + `vite preview`;
 //   - webpack 5: `webpack --mode production`, no config file, its output served as static files;
@@ -78,8 +79,10 @@ export function App() {
   return <p id="result">{snap.tasks.length ? "react: " + snap.tasks[0].content : ""}</p>;
 }
 `;
-const PAGES = [...Object.keys(ENTRIES), "react"];
-const want = (page) => (page === "react" ? "react: hello" : expected(page));
+// The adapter over a protocol's entry: the same component on agentwire/ai-sdk + agentwire/ai-sdk/react.
+const REACT_AI_SDK = REACT.replace('from "agentwire";', 'from "agentwire/ai-sdk";').replace('from "agentwire/react";', 'from "agentwire/ai-sdk/react";');
+const PAGES = [...Object.keys(ENTRIES), "react", "ai-sdk-react"];
+const want = (page) => (page.endsWith("react") ? "react: hello" : expected(page));
 
 // Vite and webpack: one app, src/index.js picks the page's entry by ?entry= (a dynamic import
 // per entry: each its own chunk, loaded alone).
@@ -87,12 +90,17 @@ function spaSources(app, jsx) {
   mkdirSync(path.join(app, "src"), { recursive: true });
   writeFileSync(path.join(app, "src/run.js"), RUN);
   writeFileSync(path.join(app, "src/react-app.jsx"), REACT);
+  writeFileSync(path.join(app, "src/react-ai-sdk.jsx"), REACT_AI_SDK);
   writeFileSync(path.join(app, "src/index.js"), `import { run } from "./run.js";
 const pages = {
 ${Object.entries(ENTRIES).map(([k, v]) => `  ${JSON.stringify(k)}: () => import(${JSON.stringify(v)}).then(run),`).join("\n")}
-  react: () => Promise.all([import("react-dom/client"), import("react"), import("./react-app.jsx")])
-    .then(([dom, React, m]) => { dom.createRoot(document.body.appendChild(document.createElement("div"))).render(React.createElement(m.App)); return null; }),
+  react: () => mount(import("./react-app.jsx")),
+  "ai-sdk-react": () => mount(import("./react-ai-sdk.jsx")),
 };
+function mount(app) {
+  return Promise.all([import("react-dom/client"), import("react"), app])
+    .then(([dom, React, m]) => { dom.createRoot(document.body.appendChild(document.createElement("div"))).render(React.createElement(m.App)); return null; });
+}
 const name = new URLSearchParams(location.search).get("entry");
 pages[name]().then((text) => {
   if (text === null) return;
@@ -117,8 +125,8 @@ function nextSources() {
   for (const page of PAGES) {
     mkdirSync(path.join(app, page));
     writeFileSync(path.join(app, page, "page.js"), 'import Client from "./client.js";\nexport default function Page() { return <Client />; }\n');
-    writeFileSync(path.join(app, page, "client.js"), page === "react"
-      ? `"use client";\n${REACT.replace("export function App", "export default function App")}`
+    writeFileSync(path.join(app, page, "client.js"), page.endsWith("react")
+      ? `"use client";\n${(page === "react" ? REACT : REACT_AI_SDK).replace("export function App", "export default function App")}`
       : `"use client";
 import { useEffect, useState } from "react";
 import * as aw from ${JSON.stringify(ENTRIES[page])};
@@ -198,11 +206,14 @@ if (run("webpack")) {
   symlinkSync(path.join(dir, "node_modules"), path.join(app, "node_modules"));
   spaSources(app, false);
   // webpack 5 with no config has no JSX loader: the React page is plain createElement.
-  writeFileSync(path.join(app, "src/react-app.js"), REACT
+  const plain = (src) => src
     .replace('return <p id="result">{snap.tasks.length ? "react: " + snap.tasks[0].content : ""}</p>;',
       'return createElement("p", { id: "result" }, snap.tasks.length ? "react: " + snap.tasks[0].content : "");')
-    .replace('import { useEffect, useState } from "react";', 'import { createElement, useEffect, useState } from "react";'));
-  writeFileSync(path.join(app, "src/index.js"), readFileSync(path.join(app, "src/index.js"), "utf8").replace("./react-app.jsx", "./react-app.js"));
+    .replace('import { useEffect, useState } from "react";', 'import { createElement, useEffect, useState } from "react";');
+  writeFileSync(path.join(app, "src/react-app.js"), plain(REACT));
+  writeFileSync(path.join(app, "src/react-ai-sdk.js"), plain(REACT_AI_SDK));
+  writeFileSync(path.join(app, "src/index.js"), readFileSync(path.join(app, "src/index.js"), "utf8")
+    .replace("./react-app.jsx", "./react-app.js").replace("./react-ai-sdk.jsx", "./react-ai-sdk.js"));
   const t0 = Date.now();
   execFileSync(node, [webpack, "--mode", "production"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
   writeFileSync(path.join(app, "dist/index.html"), '<!doctype html><meta charset="utf-8"><body><script type="module" src="main.js"></script></body>\n');
