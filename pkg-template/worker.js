@@ -1,7 +1,10 @@
-// agentwire's Worker entry for Worker mode (`WorkerClient`): the connection, parsing,
-// validation and assembly run here, in a module Worker; the page gets batched changes.
-// Bundlers: new Worker(new URL("agentwire/worker", import.meta.url), { type: "module" })
-// (WorkerClient finds this file by itself when the bundler keeps the package's layout).
-import { startWorker } from "./agentwire.js";
+// agentwire's Worker entry for Worker mode (`WorkerClient`): loads the wasm beside it, then
+// serves the page's WorkerClient. The page's `WorkerClient` starts it by itself; to make the
+// Worker yourself: new Worker(new URL("agentwire/worker", import.meta.url), { type: "module" }).
+// No top-level await: bundlers build a Worker as a classic script by default (Vite: iife),
+// where it is a syntax error. A failed load is thrown from a task, so the page's Worker gets
+// an `error` event (a rejected promise would stay inside the Worker).
+import init, { startWorker } from "./glue.js";
 
-startWorker();
+init({ module_or_path: new URL("./agentwire_bg.wasm", import.meta.url) })
+  .then(() => startWorker(), (e) => setTimeout(() => { throw e; }));

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the npm package `agentwire` into pkg/:
-#   pkg/agentwire.js      the TypeScript layer (ts/src, the package's API) over the bundler glue
-#                         (what `import "agentwire"` resolves to: Vite 8, webpack 5, ...)
+#   pkg/agentwire.js      the TypeScript layer (ts/src, the package's API) over the web glue, whose
+#                         wasm pkg/raw/agentwire.js instantiates from `new URL(..., import.meta.url)`
+#                         (what `import "agentwire"` resolves to: Vite, webpack 5, Next.js, with no
+#                         bundler setting)
 #   pkg/web/agentwire.js  the same layer over the web glue (`import init, { initSync } from
 #                         "agentwire/web"`: no bundler, Node with initSync, the benchmark page)
 #   pkg/types/            the declarations of the layer (tsc) and the generated event/state types
@@ -41,8 +43,14 @@ version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\(.*\)"/\1/p' Cargo.toml 
 # last: cargo puts every build at the same path. cargo itself is incremental: ~1 s when nothing changed.
 protocol_entries=(core a2a acp unified myagent ag-ui ai-sdk)
 bash scripts/build-entry.sh "${protocol_entries[@]}"
+# Every feature set writes the same deps/agentwire.wasm (a cdylib's name has no hash), and cargo
+# calls a build fresh by its fingerprint and that file's mtime: after an entry's build, the
+# default build was "fresh" and left the entry's wasm in place (seen 2026-11-26: pkg/raw/ had the
+# ai-sdk entry's wasm, without WorkerClient). Removing the outputs makes cargo rebuild this crate.
+out_dir="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release"
+rm -f "$out_dir/agentwire.wasm" "$out_dir/deps/agentwire.wasm"
 cargo rustc -q -p agentwire --lib --release --target wasm32-unknown-unknown --crate-type cdylib
-wasm=target/wasm32-unknown-unknown/release/agentwire.wasm
+wasm=$out_dir/agentwire.wasm
 
 # 2-4 only when an input changed: the wasm, the template, this script, the tool versions.
 stamp=target/pkg.stamp
@@ -55,7 +63,10 @@ else
   rm -rf "$stage" && mkdir -p "$stage/raw" "$stage/web/raw"
   # The generated bindings (private): the TS layer checks every argument before it reaches them
   # (wasm-bindgen's release glue checks neither argument types nor the class of `this`).
-  wasm-bindgen --target bundler --out-dir "$stage/raw" --out-name agentwire "$wasm"
+  # One glue for both: the web target's (init() given the wasm's URL), which every bundler takes as
+  # is. (The bundler target's `import * as wasm from "./agentwire_bg.wasm"` needed settings: Vite's
+  # dev server broke it when pre-bundling, `Cannot read properties of undefined (reading
+  # '__wbindgen_externrefs')`, and its Worker, built as iife, could not hold the top-level await.)
   wasm-bindgen --target web --out-dir "$stage/web/raw" --out-name agentwire "$wasm"
   # Their declarations are not shipped: the package's types are the layer's (pkg/types/).
   rm -f "$stage"/raw/*.d.ts "$stage"/web/raw/*.d.ts
@@ -71,25 +82,26 @@ else
   # target_features sections are metadata no engine reads (-265 B raw, -253 B gzip).
   # scripts/size-breakdown.mjs reads opt_flags and features from this script.
   opt_flags=(-Os --gufa -Os --strip-producers --strip-target-features)
-  # Both targets get the same wasm from wasm-bindgen (checked): optimise once when that is so.
-  if cmp -s "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"; then
-    "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/raw/agentwire_bg.wasm" -o "$stage/raw/agentwire_bg.wasm"
-    cp "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"
-  else
-    for f in "$stage/raw/agentwire_bg.wasm" "$stage/web/raw/agentwire_bg.wasm"; do "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$f" -o "$f"; done
-  fi
+  "$wasm_opt" "${opt_flags[@]}" "${features[@]}" "$stage/web/raw/agentwire_bg.wasm" -o "$stage/web/raw/agentwire_bg.wasm"
+  # pkg/raw/ (what `import "agentwire"` loads): the same glue as pkg/web/raw/, as raw/glue.js
+  # under the loader raw/agentwire.js (pkg-template/loader.js), as in each protocol's entry.
+  cp -r "$stage/web/raw/." "$stage/raw/"
+  sed '1{/@ts-self-types/d}' "$stage/raw/agentwire.js" > "$stage/raw/glue.js" && rm "$stage/raw/agentwire.js"
+  cp pkg-template/loader.js "$stage/raw/agentwire.js"
   # The JS glue, its snippets (inline_js, the Worker's page side) and the Worker entries ship
   # without comments and whitespace (esbuild from tools/; names kept, so classes keep their
   # names in the console and in stack traces): the doc comments wasm-bindgen copies into the glue
   # are in the .d.ts, where editors read them. -4.1 KB gzip measured on the glue alone.
   # Worker mode's entry (WorkerClient): one per target, next to the glue it imports.
-  # It imports the raw glue beside it (the Worker side needs no API layer); the page side
-  # (worker_page.js) finds it at `raw/agentwire-worker.js` from its snippet.
+  # It imports the raw glue beside it (the Worker side needs no API layer); the page side finds
+  # it at `raw/agentwire-worker.js` from the layer (ts/src/worker.ts).
   cp pkg-template/worker.js "$stage/raw/agentwire-worker.js"
   cp pkg-template/worker-web.js "$stage/web/raw/agentwire-worker.js"
   # Node's entry (the "node" condition of "."): Node cannot import the bundler glue's .wasm, so
   # `import "agentwire"` there gets the web build with the wasm read from disk.
   cp pkg-template/node.js "$stage/agentwire-node.js"
+  # The protocol entries' Node initialiser (copied into each entry below; minified here).
+  cp pkg-template/node-init.js "$stage/node-init.js"
   # --target=es2022: the minified syntax stays ES2022 (what the glue and the Worker entry, with its
   # top-level await, already need). wasm-bindgen's first line `/* @ts-self-types="./agentwire.d.ts" */`
   # (types for a glue imported by URL: Deno, a CDN) is put back, since esbuild drops every comment.
@@ -102,7 +114,8 @@ else
     fi
   done
   # The TypeScript layer, built once per glue: `./raw/agentwire.js` stays an import of the glue
-  # beside the output (the bundler glue for pkg/agentwire.js, the web glue for pkg/web/). Minified
+  # beside the output (the loader over the web glue for pkg/agentwire.js, the web glue itself for
+  # pkg/web/). Minified
   # with names kept (classes keep their names in the console and in stack traces).
   layer() { # ENTRY OUT TYPES
     "$esbuild" "$1" --bundle --format=esm --target=es2022 --platform=neutral --external:./raw/agentwire.js \
@@ -125,20 +138,25 @@ else
     cp -r "target/entries/$e/web/." "$d/raw/"
     rm -f "$d/raw/"*.d.ts
     sed '1{/@ts-self-types/d}' "$d/raw/agentwire.js" > "$d/raw/glue.js" && rm "$d/raw/agentwire.js"
-    printf '%s\n' 'import init from "./glue.js";' \
-      'await init({ module_or_path: new URL("./agentwire_bg.wasm", import.meta.url) });' \
-      'export * from "./glue.js";' > "$d/raw/agentwire.js"
+    cp "$stage/raw/agentwire.js" "$d/raw/agentwire.js"   # the loader (minified above)
     layer ts/src/entry.ts "$d/index.js" ./index.d.ts
     printf 'export * from "../types/entry.js";\n' > "$d/index.d.ts"
+    # Node (the entry's "node" condition): the wasm read from disk first (raw/node-init.js),
+    # then the entry, whose loader finds it instantiated.
+    cp "$stage/node-init.js" "$d/raw/node-init.js"
+    printf '%s\n' 'import "./raw/node-init.js";' 'export * from "./index.js";' > "$d/node.js"
   done
+  rm "$stage/node-init.js"
   node scripts/build-adapters.mjs "$stage"   # agentwire/react, /vue, /svelte (ts/adapters/) into adapters/
   # The adapters over each protocol's entry (agentwire/<entry>/react, /vue, /svelte): the same
   # adapter with its "agentwire" import being that entry, so an app on agentwire/ai-sdk that uses
-  # useAgent loads the ai-sdk wasm alone; the declarations are the adapters' own.
+  # useAgent loads the ai-sdk wasm alone; the declarations are the adapters' own. The entry is
+  # imported by the package's name (`agentwire/<entry>`, a self-reference), so that its "node"
+  # condition applies under Node (server-side rendering) as it does for `agentwire/react`.
   for e in "${protocol_entries[@]}"; do
     for f in react vue svelte; do
       "$esbuild" "ts/adapters/$f.ts" --bundle --format=esm --target=es2022 --minify-whitespace --minify-syntax \
-        --log-level=warning --alias:agentwire=./index.js --external:./index.js --external:react --external:vue \
+        --log-level=warning --alias:agentwire=agentwire/$e --external:agentwire/$e --external:react --external:vue \
         --external:svelte '--external:svelte/*' --outfile="$stage/$e/$f.js"
       printf 'export * from "../adapters/%s.js";\n' "$f" > "$stage/$e/$f.d.ts"
     done

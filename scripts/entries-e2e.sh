@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The package's protocol entries (agentwire/core, /a2a, /acp, /unified, /myagent, /ag-ui,
 # /ai-sdk: issue 23) in headless Chromium with no bundler: each page imports one entry from the
-# staged package and runs its protocol against the scenario server (tests/entries/); then two
-# entries built with no bundler settings by Vite 8 (dev, build) and webpack 5
-# (scripts/entries-bundlers.mjs).
+# staged package and runs its protocol against the scenario server (tests/entries/); then every
+# entry (agentwire itself with WorkerClient, and agentwire/react too) built with no bundler
+# settings by Vite 8 (dev, build), webpack 5 and Next.js 16 (scripts/entries-bundlers.mjs).
 #   bash scripts/entries-e2e.sh [entry...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

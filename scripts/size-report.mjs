@@ -61,6 +61,9 @@
 // Lowered to 307,603 B (306,579 B, plus 1 KB) for talc as the global allocator instead of
 // dlmalloc (src/browser/alloc.rs: -2.7 KB gzip here, -2.6 to -3.1 KB in each entry); lowered to
 // 306,674 B (305,650 B, plus 1 KB) for wasm-opt -Os --gufa -Os instead of -Oz (-929 B).
+// Then +287 B gzip (measured on the bundler glue: 309,282 -> 309,569 B) when `agentwire` moved to the web glue under a
+// URL loader (issue 23 item 6: no bundler setting; the web glue and the loader are +287 B gzip over
+// the bundler glue's 309,282 B) and the Worker's URL moved from the glue's snippet to the layer.
 // The target is now issue 23's: 190 KB gzip for `agentwire` with every dialect (the 80 KB target of
 // issue 7 was shown out of reach for one wasm holding everything). Set SIZE_BUDGET_GZIP=194560 to
 // enforce it. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -109,7 +112,7 @@ if (process.argv.length <= 2 && !existsSync(files[0])) {
   for (const f of fails) console.error(f);
   process.exit(fails.length ? 1 : 0);
 }
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 306674);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 308000);
 const target = Number(process.env.SIZE_TARGET_GZIP || 190 * 1024);
 
 const total = { raw: 0, gz: 0, br: 0 };

@@ -105,4 +105,15 @@ check("unbound methods and typed errors", () => {
   assert.throws(() => store.task(42), (e) => e instanceof aw.AgentwireError && e.code === "invalid-argument");
 });
 
+// Each protocol's entry in Node (its "node" condition, pkg/<entry>/node.js: the wasm read from
+// disk before the entry's loader, whose fetch cannot read a file: URL): the same stream assembled.
+for (const entry of ["core", "a2a", "acp", "unified", "myagent", "ag-ui", "ai-sdk"]) {
+  const mod = await import(pathToFileURL(path.join(root, `pkg/${entry}/node.js`)).href);
+  check(`agentwire/${entry} in Node`, () => {
+    const store = new mod.AgentStore({});
+    store.feed(bytes);
+    assert.equal(store.getSnapshot().tasks.length, 1);
+  });
+}
+
 console.log(`node smoke test ok: ${checks} checks passed (pkg/agentwire-node.js; ${recordings.join(", ")})`);

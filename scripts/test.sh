@@ -7,7 +7,7 @@
 #   the scenario server), the adapter example apps (React/Vue/Svelte built with Vite from the
 #   packed package, in Chromium), the protocol entries (agentwire/core, /a2a, ... each loaded with
 #   no bundler in Chromium and run against the scenario server), Node smoke test of the built package, bundler smoke test
-#   (esbuild, Node import, Vite dev server).
+#   (Node import, Vite dev server with no setting).
 #
 # One layer: scripts/test.sh LAYER runs set-up, then only that layer's steps (and builds the
 # package first when the layer needs pkg/ and it is missing). Layers, in the order above:
@@ -134,7 +134,7 @@ want demo     && step "demo end to end (www-demo in Chromium)"     demo_counts  
 want examples && step "adapter examples (React/Vue/Svelte apps)"   examples_counts logged examples bash scripts/examples-e2e.sh
 want entries  && step "protocol entries (agentwire/core, ...)"     entries_counts  logged entries bash scripts/entries-e2e.sh
 want smoke    && step "Node smoke test (agentwire-node.js)"        node_counts     logged smoke-node node scripts/smoke-node.mjs
-want smoke    && step "bundler smoke (esbuild, Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
+want smoke    && step "bundler smoke (Node, Vite dev)"  bundler_counts  logged smoke-bundler node scripts/smoke-bundler.mjs
 print_summary
 skipped=$(printf '%s\n' "${summary[@]}" | grep -c '^SKIPPED' || true)
 if [ "$skipped" -gt 0 ]; then

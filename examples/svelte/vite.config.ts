@@ -5,8 +5,4 @@ export default defineConfig({
   plugins: [svelte()],
   // Served from a sub-folder by the scenario server in the tests.
   base: "./",
-  // The dev server's pre-bundling would split agentwire's glue from its wasm (see its README).
-  optimizeDeps: { exclude: ["agentwire"] },
-  // agentwire's WorkerClient runs a module Worker that awaits the wasm at top level.
-  worker: { format: "es" },
 });

@@ -5,13 +5,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 
-/** The files the bundler entry loads: the TypeScript layer (agentwire.js), the wasm, its JS
- * glue (raw/), the glue's snippets (inline_js, the Worker's page side) and the Worker entry. */
+/** The files `import "agentwire"` loads: the TypeScript layer (agentwire.js), the wasm, its JS
+ * glue (raw/glue.js) and loader (raw/agentwire.js), the glue's snippets (inline_js, the Worker's
+ * page side) and the Worker entry. */
 export function shippedFiles(pkgDir = "pkg") {
   const snippets = path.join(pkgDir, "raw", "snippets");
   return [
     path.join(pkgDir, "agentwire.js"),
-    ...["agentwire_bg.wasm", "agentwire.js", "agentwire_bg.js", "agentwire-worker.js"].map((f) => path.join(pkgDir, "raw", f)),
+    ...["agentwire_bg.wasm", "agentwire.js", "glue.js", "agentwire-worker.js"].map((f) => path.join(pkgDir, "raw", f)),
     ...(existsSync(snippets) ? readdirSync(snippets, { recursive: true }) : [])
       .filter((f) => f.endsWith(".js")).sort().map((f) => path.join(snippets, f)),
   ];

@@ -31,12 +31,6 @@ function report(e) {
 /** Options that are functions or objects that cannot be cloned into the Worker. */
 const PAGE_ONLY = ["responder", "coordinator"];
 
-function defaultWorker() {
-  // This file is snippets/agentwire-<hash>/src/browser/worker_page.js inside the package; the
-  // Worker entry is the package's agentwire-worker.js (bundlers recognise this pattern).
-  return new Worker(new URL("../../../../agentwire-worker.js", import.meta.url), { type: "module" });
-}
-
 export class AwRemote {
   constructor(options) {
     const o = options === undefined || options === null ? {} : options;
@@ -53,7 +47,10 @@ export class AwRemote {
       sent[k] = v;
     }
     const w = o.worker;
-    if (!(w === undefined || w === null || w === true || typeof w === "string" || w instanceof URL ||
+    // The default Worker (a function that makes it) comes from the package's TypeScript layer
+    // (ts/src/worker.ts): the one module that names the Worker script, so that an app that never
+    // uses WorkerClient has no Worker in its bundle's graph.
+    if (!(typeof w === "function" || typeof w === "string" || w instanceof URL ||
       (typeof Worker !== "undefined" && w instanceof Worker))) {
       throw awError("invalid-argument", "options.worker must be a Worker, or the URL of agentwire-worker.js");
     }
@@ -100,7 +97,7 @@ export class AwRemote {
     if (this.w) return;
     let w = this.workerSpec;
     try {
-      if (w === undefined || w === null || w === true) w = defaultWorker();
+      if (typeof w === "function") w = w();
       else if (typeof w === "string" || w instanceof URL) w = new Worker(w, { type: "module" });
     } catch (e) {
       throw awError("invalid-argument", `options.worker: ${(e && e.message) || e}`);

@@ -1,5 +1,6 @@
 // The one import of wasm-bindgen's generated bindings. Every build puts the glue it targets at
-// `./raw/agentwire.js` beside the compiled layer (bundler glue, web glue, one per protocol), and
+// `./raw/agentwire.js` beside the compiled layer (the web glue, or a loader over it that instantiates
+// the wasm: `agentwire` and each protocol's entry), and
 // keeps this import external: the same layer serves each. No other module imports the glue.
 import * as glue from "./raw/agentwire.js";
 

@@ -10,6 +10,16 @@ import { ConnectionBase, internals } from "./connection.js";
 import { fn } from "./args.js";
 
 /**
+ * The package's Worker script, beside this layer's glue (`raw/agentwire-worker.js`: pkg/raw/ for
+ * `agentwire`, pkg/web/raw/ for `agentwire/web`). Written as `new Worker(new URL(..., import.meta.url))`
+ * in the module that defines WorkerClient (not in the glue's snippet, which the Worker script itself
+ * imports): Vite, webpack 5 and Next.js bundle the Worker from this pattern with no setting.
+ */
+function defaultWorker(): Worker {
+  return new Worker(new URL("./raw/agentwire-worker.js", import.meta.url), { type: "module" });
+}
+
+/**
  * `AgentClient` with the work in a Web Worker: the connection, parsing, validation and
  * assembly run there, and the page receives what changed, batched per animation frame. Same
  * API as `AgentClient` (except `store`, `responder` and `coordinator`). The constructor does no
@@ -25,7 +35,12 @@ import { fn } from "./args.js";
 export class WorkerClient extends ConnectionBase {
   constructor(options: WorkerClientOptions) {
     if (typeof options !== "object" || options === null || Array.isArray(options)) throw argError("options must be an object", "options");
-    super(guard(() => new RawWorker(flatten(options))), options.signal);
+    super(guard(() => {
+      const o = flatten(options);
+      const w = o.worker;
+      if (w === undefined || w === null || (w as unknown) === true) o.worker = defaultWorker;
+      return new RawWorker(o);
+    }), options.signal);
   }
   /** Calls `handler` with the applied events `filter` selects (evaluated in the Worker). */
   subscribeEvents(filter: EventFilterSpec, handler: (event: AgentEvent) => void): () => void {
