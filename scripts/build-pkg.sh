@@ -40,13 +40,18 @@ version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\(.*\)"/\1/p' Cargo.toml 
 # 1. The wasm of each protocol's entry (issue 23: agentwire/core, /a2a, ...; scripts/build-entry.sh
 # builds it with that dialect's features alone into target/entries/<entry>/, and skips its steps
 # after cargo when nothing changed), then the package's own (every dialect and Worker mode), built
-# last: cargo puts every build at the same path. cargo itself is incremental: ~1 s when nothing changed.
+# last: cargo puts every build at the same path, and rebuilds the crate whenever the features
+# change (each entry and the package's own: ~20-60 s each, about 4 min for all on 2 cores).
 protocol_entries=(core a2a acp unified myagent ag-ui ai-sdk)
 bash scripts/build-entry.sh "${protocol_entries[@]}"
-# Every feature set writes the same deps/agentwire.wasm (a cdylib's name has no hash), and cargo
-# calls a build fresh by its fingerprint and that file's mtime: after an entry's build, the
-# default build was "fresh" and left the entry's wasm in place (seen 2026-11-26: pkg/raw/ had the
-# ai-sdk entry's wasm, without WorkerClient). Removing the outputs makes cargo rebuild this crate.
+# Every feature set writes the same deps/agentwire.wasm (a cdylib's name has no hash) under ONE
+# fingerprint, which records the features: after an entry's build cargo rebuilds this one
+# (`FeaturesChanged`, checked with CARGO_LOG=cargo::core::compiler::fingerprint=info), so the
+# wasm here is always the default build's. A stale wasm here (seen 2026-11-26/27 in helpers'
+# worktrees: pkg/raw/ held the ai-sdk entry's wasm) came from target/ files hard-linked between
+# git worktrees (`cp -al` seeding), where another tree's build rewrote this tree's output and
+# fingerprint: seed a worktree's target/ with `cp -a`, never links. Removing the outputs first
+# costs nothing (the entries' builds precede this one) and keeps even such a tree correct.
 out_dir="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release"
 rm -f "$out_dir/agentwire.wasm" "$out_dir/deps/agentwire.wasm"
 cargo rustc -q -p agentwire --lib --release --target wasm32-unknown-unknown --crate-type cdylib

@@ -63,7 +63,8 @@
 // 306,674 B (305,650 B, plus 1 KB) for wasm-opt -Os --gufa -Os instead of -Oz (-929 B).
 // Then +287 B gzip (measured on the bundler glue: 309,282 -> 309,569 B) when `agentwire` moved to the web glue under a
 // URL loader (issue 23 item 6: no bundler setting; the web glue and the loader are +287 B gzip over
-// the bundler glue's 309,282 B) and the Worker's URL moved from the glue's snippet to the layer.
+// the bundler glue's 309,282 B) and the Worker's URL moved from the glue's snippet to the layer. Measured after all of these and the
+// AG-UI speed work (+~1.5 KB): 307,564 B; guard 308,588 B.
 // The target is now issue 23's: 190 KB gzip for `agentwire` with every dialect (the 80 KB target of
 // issue 7 was shown out of reach for one wasm holding everything). Set SIZE_BUDGET_GZIP=194560 to
 // enforce it. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -99,9 +100,10 @@ const ENTRY_BUDGETS = {
 // Lowered 2026-11-27 for talc as the allocator (src/browser/alloc.rs), measured: core 181,103,
 // a2a 206,361, acp 194,108, unified 191,365, myagent 202,200, ag-ui 208,458, ai-sdk 206,360;
 // then for wasm-opt -Os --gufa -Os (scripts/build-pkg.sh): core 180,613, a2a 205,778, acp
-// 193,639, unified 190,875, myagent 201,662, ag-ui 207,828, ai-sdk 205,934; ag-ui then +511 B for the AG-UI speed work above.
+// 193,639, unified 190,875, myagent 201,662, ag-ui 207,828, ai-sdk 205,934; ag-ui then 209,451 with the AG-UI speed work above (+511 B) and its direct
+// ACTIVITY_SNAPSHOT path kept (+1,041 B: ~8-10 % of the native feed on medium.agui.sse).
 const ENTRY_GUARDS = {
-  core: 181637, a2a: 206802, acp: 194663, unified: 191899, myagent: 202686, "ag-ui": 209363, "ai-sdk": 206958,
+  core: 181637, a2a: 206802, acp: 194663, unified: 191899, myagent: 202686, "ag-ui": 210475, "ai-sdk": 206958,
 };
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
@@ -112,7 +114,7 @@ if (process.argv.length <= 2 && !existsSync(files[0])) {
   for (const f of fails) console.error(f);
   process.exit(fails.length ? 1 : 0);
 }
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 308000);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 308588);
 const target = Number(process.env.SIZE_TARGET_GZIP || 190 * 1024);
 
 const total = { raw: 0, gz: 0, br: 0 };
