@@ -361,6 +361,16 @@ impl AgUiDecoder {
         true
     }
 
+    /// Whether a compact event of `owner` (its `subagentRunId`) may take a direct path: an
+    /// active run, no open chunk lane at all (the run's own would be closed first; checked
+    /// without a lookup, which keeps these paths small), and a sub-agent that is known (an
+    /// unknown one is a warning on the general path).
+    fn direct_allowed(&self, owner: Option<&str>) -> bool {
+        self.phase == Phase::Active
+            && self.lanes.len() == 0
+            && owner.is_none_or(|o| self.subagents.contains(o))
+    }
+
     /// A compact `STATE_DELTA` (see [`fast::state_delta`]) as the canonical `state-delta` the
     /// general path would give with no diagnostic (an active run, no open chunk lane, a valid
     /// timestamp, a `subagentRunId` naming a sub-agent of the run), built directly; `None`
@@ -371,14 +381,9 @@ impl AgUiDecoder {
         clock: &mut Clock,
         iso: &'s mut [u8; 24],
     ) -> Option<crate::events::AgentEvent<'s>> {
-        // (No open chunk lane at all: the run's own would be closed first; checked without a
-        // lookup, which keeps this path small.)
-        if self.phase != Phase::Active || self.lanes.len() != 0 {
-            return None;
-        }
-        // A sub-agent's delta is the run's (`state-delta` names the run) once the sub-agent is
-        // known; an unknown one is a warning on the general path.
-        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
+        // (A sub-agent's delta is the run's once the sub-agent is known: `state-delta` names
+        // the run.)
+        if !self.direct_allowed(e.owner) {
             return None;
         }
         let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
@@ -411,10 +416,7 @@ impl AgUiDecoder {
         clock: &mut Clock,
         iso: &'s mut [u8; 24],
     ) -> Option<crate::events::AgentEvent<'s>> {
-        if self.phase != Phase::Active || self.lanes.len() != 0 {
-            return None;
-        }
-        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
+        if !self.direct_allowed(e.owner) {
             return None;
         }
         let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
