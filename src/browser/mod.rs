@@ -1,5 +1,6 @@
 //! The JavaScript-facing glue (wasm32 only), split by concern:
 //! - `alloc` (private): the global allocator (talc).
+//! - `auth_url` (private): an auth request's URL checked and opened, for both clients.
 //! - [`error`]: every failure is an `Error` with a stable `code`.
 //! - [`panic`](mod@panic): the panic hook: a typed `internal` failure, then every call refused.
 //! - [`convert`]: JSON text → JS values, in one place.
@@ -14,6 +15,7 @@
 //! - [`iter`]: the async iterator of events.
 
 mod alloc;
+pub(crate) mod auth_url;
 pub mod client;
 pub mod convert;
 pub mod decoder;

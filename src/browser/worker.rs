@@ -4,9 +4,7 @@
 //! frame; this type is the typed face of that mirror (`worker_page.js`).
 
 use super::error::{check_alive, js_error};
-use crate::events::url::is_safe_to_open;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(module = "/src/browser/worker_page.js")]
 extern "C" {
@@ -241,35 +239,13 @@ impl WorkerClient {
             ));
         }
         let url = js_sys::Reflect::get(&auth, &"authUrl".into())?;
-        let Some(url) = url.as_string() else {
-            return Err(js_error("no-auth-url", "this auth request has no authUrl"));
-        };
-        if !is_safe_to_open(&url) {
-            let e = js_error(
-                "unsafe-url",
-                "refusing to open an auth URL that is not https: (or http: on localhost)",
-            );
-            js_sys::Reflect::set(&e, &"authId".into(), &auth_id.into())?;
-            return Err(e);
-        }
-        Ok(url)
+        super::auth_url::checked(auth_id, url.as_string())
     }
 
     /// Opens the auth URL in a new tab (`noopener`) when it is safe; throws `unsafe-url` otherwise.
     #[wasm_bindgen(js_name = openAuth)]
     pub fn open_auth(&self, auth_id: &str) -> Result<(), JsValue> {
-        let url = self.auth_url(auth_id)?;
-        let open = js_sys::Reflect::get(&js_sys::global(), &"open".into())?;
-        let open: js_sys::Function = open
-            .dyn_into()
-            .map_err(|_| js_error("invalid-state", "window.open is not available here"))?;
-        open.call3(
-            &js_sys::global(),
-            &url.into(),
-            &"_blank".into(),
-            &"noopener,noreferrer".into(),
-        )?;
-        Ok(())
+        super::auth_url::open_in_new_tab(&self.auth_url(auth_id)?)
     }
 
     /// Tells the agent that auth `authId` was completed (`details`: `code`, `userId`).

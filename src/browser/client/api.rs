@@ -11,7 +11,6 @@ use crate::browser::store::AgentStore;
 use crate::browser::transport::{self, Shared};
 use crate::client::answer::{decision_value, RequestShape};
 use crate::dialects::Dialect;
-use crate::events::url::is_safe_to_open;
 use crate::filter::EventFilter;
 use crate::json::write_str;
 use crate::state::RequestKind;
@@ -306,38 +305,13 @@ impl AgentClient {
                 &[],
             ));
         };
-        let Some(url) = url else {
-            return Err(error_with(
-                "no-auth-url",
-                "this auth request has no authUrl",
-                &[],
-            ));
-        };
-        if !is_safe_to_open(&url) {
-            return Err(error_with(
-                "unsafe-url",
-                "refusing to open an auth URL that is not https: (or http: on localhost)",
-                &[("authId", JsValue::from_str(auth_id))],
-            ));
-        }
-        Ok(url)
+        crate::browser::auth_url::checked(auth_id, url)
     }
 
     /// Opens the auth URL in a new tab (`noopener`) when it is safe; throws `unsafe-url` otherwise.
     #[wasm_bindgen(js_name = openAuth)]
     pub fn open_auth(&self, auth_id: &str) -> Result<(), JsValue> {
-        let url = self.auth_url(auth_id)?;
-        let open = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("open"))?;
-        let open: js_sys::Function = open
-            .dyn_into()
-            .map_err(|_| js_error("invalid-state", "window.open is not available here"))?;
-        open.call3(
-            &js_sys::global(),
-            &JsValue::from_str(&url),
-            &JsValue::from_str("_blank"),
-            &JsValue::from_str("noopener,noreferrer"),
-        )?;
-        Ok(())
+        crate::browser::auth_url::open_in_new_tab(&self.auth_url(auth_id)?)
     }
 
     /// Tells the agent that auth `authId` was completed (`details`: `code`, `userId`).
