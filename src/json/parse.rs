@@ -54,7 +54,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// mask of their high bits. Only the lowest set bit is exact (a borrow can flag a byte above a
 /// real match), which is all [`plain_run`] uses.
 #[inline(always)]
-fn stop_mask(w: u64) -> u64 {
+pub(super) fn stop_mask(w: u64) -> u64 {
     let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let quote = zero_in(w ^ (ONES * u64::from(b'"')));
     let backslash = zero_in(w ^ (ONES * u64::from(b'\\')));

@@ -313,3 +313,47 @@ fn find_str_agrees_with_str_find() {
         }
     }
 }
+
+/// The JSON handed to JavaScript is made ASCII by `escape_non_ascii`: it must parse to the very
+/// same value (the snapshot shows it), whatever the characters and wherever they fall in the
+/// eight-byte steps of the scan.
+#[test]
+fn escape_non_ascii_keeps_the_value_and_leaves_ascii() {
+    let texts = [
+        "",
+        "plain",
+        "é",
+        "résumé naïve",
+        "→ 分析 📈 🚀",
+        "1234567é",
+        "12345678é",
+        "1234567📈x",
+        "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+        "quote \" back \\ nl \n é",
+    ];
+    for t in texts {
+        let mut json = String::new();
+        Value::Object(vec![(
+            t.into(),
+            Value::Array(vec![Value::String(t.into())]),
+        )])
+        .write(&mut json);
+        let original = json.clone();
+        escape_non_ascii(&mut json, 0);
+        assert!(json.is_ascii(), "{json}");
+        assert_eq!(ok(&json).to_json(), original, "{t:?}");
+        // Only the part from `from` on is rewritten.
+        let mut two = format!("[{original},");
+        let from = two.len();
+        two.push_str(&original);
+        two.push(']');
+        escape_non_ascii(&mut two, from);
+        assert_eq!(two.get(..from), Some(format!("[{original},").as_str()));
+        assert!(two.get(from..).is_some_and(str::is_ascii));
+        assert_eq!(ok(&two).to_json(), format!("[{original},{original}]"));
+    }
+    // A surrogate pair outside the BMP, as JSON.stringify's readers expect.
+    let mut s = String::from("\"📈\"");
+    escape_non_ascii(&mut s, 0);
+    assert_eq!(s, "\"\\ud83d\\udcc8\"");
+}

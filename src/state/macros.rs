@@ -17,20 +17,20 @@ macro_rules! view_struct {
         impl $crate::json::WriteJson for $name {
             fn write_json(&self, out: &mut String) {
                 use $crate::json::WriteJson;
-                out.push('{');
+                // `{"key":` first, `,"key":` after: one append per member name.
                 let mut first = true;
                 $(
                     if WriteJson::is_present(&self.$field) {
-                        if !first {
-                            out.push(',');
-                        }
+                        out.push_str(if first {
+                            concat!("{\"", $wire, "\":")
+                        } else {
+                            concat!(",\"", $wire, "\":")
+                        });
                         first = false;
-                        out.push_str(concat!("\"", $wire, "\":"));
                         WriteJson::write_json(&self.$field, out);
                     }
                 )*
-                let _ = first;
-                out.push('}');
+                out.push_str(if first { "{}" } else { "}" });
             }
         }
     };
