@@ -357,3 +357,97 @@ fn escape_non_ascii_keeps_the_value_and_leaves_ascii() {
     escape_non_ascii(&mut s, 0);
     assert_eq!(s, "\"\\ud83d\\udcc8\"");
 }
+
+/// The value writer stages short pieces in a buffer (`write::Staged`): its output must be the
+/// plain writer's, byte for byte, whatever falls on the buffer's edges (strings of every length
+/// around the staging limits, escapes and non-ASCII text at every position, numbers of all
+/// kinds, nesting).
+#[test]
+fn staged_value_writer_matches_the_plain_writer() {
+    fn reference(v: &Value<'_>, out: &mut String) {
+        match v {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => write_number(out, *n),
+            Value::String(s) => write_str(out, s),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    reference(item, out);
+                }
+                out.push(']');
+            }
+            Value::Object(entries) => {
+                out.push('{');
+                for (i, (k, item)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_str(out, k);
+                    out.push(':');
+                    reference(item, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+    let pieces = ["a", "é", "分", "📈", "\"", "\\", "\n", "\u{1}", "xyz12345"];
+    let mut strings = Vec::new();
+    for len in 0..300 {
+        let mut s: String = "k".repeat(len);
+        strings.push(s.clone());
+        let piece = pieces[len % pieces.len()];
+        s.insert_str(len / 2, piece);
+        strings.push(s);
+    }
+    let numbers = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        7.0,
+        1215.01,
+        -3.5,
+        0.056,
+        1e15,
+        9_999_999_999_999_998.0,
+        1e16,
+        -1e16,
+        1e21,
+        1.5e-7,
+        f64::NAN,
+        f64::INFINITY,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        123_456_789.0,
+        -9_007_199_254_740_991.0,
+    ];
+    let mut rows = Vec::new();
+    for (i, s) in strings.iter().enumerate() {
+        rows.push(Value::Object(vec![
+            (s.as_str().into(), Value::String(s.as_str().into())),
+            ("n".into(), Value::Number(numbers[i % numbers.len()])),
+            ("b".into(), Value::Bool(i % 2 == 0)),
+            ("z".into(), Value::Null),
+            ("e".into(), Value::Array(vec![])),
+            ("o".into(), Value::Object(vec![])),
+        ]));
+    }
+    let doc = Value::Object(vec![
+        ("rows".into(), Value::Array(rows)),
+        (
+            "numbers".into(),
+            Value::Array(numbers.iter().map(|&n| Value::Number(n)).collect()),
+        ),
+    ]);
+    let mut want = String::new();
+    reference(&doc, &mut want);
+    assert_eq!(doc.to_json(), want);
+    // And inside other output (the writer appends).
+    let mut got = String::from("prefix é ");
+    doc.write(&mut got);
+    assert_eq!(got, format!("prefix é {want}"));
+}
