@@ -38,6 +38,8 @@ fn escape_at(bytes: &[u8]) -> Option<usize> {
 /// Appends `s` as a quoted, escaped JSON string.
 ///
 /// Everything between the bytes that need an escape is copied in one piece.
+// `push_str("\"")`, not `push('"')`: at opt-level z `push` is a call that encodes the char.
+#[allow(clippy::single_char_add_str)]
 pub fn write_str(out: &mut String, s: &str) {
     out.push_str("\"");
     write_str_body(out, s);
@@ -56,10 +58,7 @@ fn write_str_body(out: &mut String, s: &str) {
 /// [`write_str_body`] for a string with an escape at `n`.
 fn write_escaped(out: &mut String, s: &str, mut n: usize) {
     let mut rest = s;
-    loop {
-        let Some((plain, tail)) = rest.split_at_checked(n) else {
-            break;
-        };
+    while let Some((plain, tail)) = rest.split_at_checked(n) {
         out.push_str(plain);
         let mut chars = tail.chars();
         match chars.next() {

@@ -4,7 +4,9 @@
 //! the others are built together in ONE call into JavaScript (`awBuild`): their JSON as one
 //! array (one `JSON.parse`), and the answer texts, which are most of the bytes, NOT inside the
 //! JSON (no escaping in Rust, no unescaping in the engine) but in two string pools (ASCII and
-//! other text, so ASCII answers stay one-byte strings), each decoded once and sliced. The JSON
+//! other text, so ASCII answers stay one-byte strings), each decoded once and sliced. So are the
+//! messages' texts, which the JSON would hold twice (`content` and its text part's `text`, one
+//! string in JavaScript). The JSON
 //! itself is ASCII (non-ASCII characters as `\u` escapes): the engine decodes and parses a
 //! one-byte string several times faster than a two-byte one.
 
@@ -16,17 +18,25 @@ use wasm_bindgen::prelude::*;
 export function awBuild(json, ascii, wide, view) {
   const list = JSON.parse(json);
   const r = view.slice();
-  let p = 0, q = 0;
-  for (let i = 0; i < list.length; i++) {
-    const k = r[2 * i], n = r[2 * i + 1];
-    if (k === 1) list[i].content = ascii.slice(p, p += n);
-    else if (k === 2) list[i].content = wide.slice(q, q += n);
+  let p = 0, q = 0, i = 0;
+  const text = (k, n) => (k === 1 ? ascii.slice(p, p += n) : wide.slice(q, q += n));
+  for (const o of list) {
+    const k = r[i], n = r[i + 1], m = r[i + 2];
+    i += 3;
+    if (k !== 0) o.content = text(k, n);
+    for (const end = i + 4 * m; i < end; i += 4) {
+      const msg = o.messages[r[i]], s = text(r[i + 2], r[i + 3]);
+      msg.content = s;
+      msg.parts[r[i + 1]].text = s;
+    }
   }
   return list;
 }
 "#)]
 extern "C" {
-    /// Parses the batch's JSON array and puts each answer text back into its object.
+    /// Parses the batch's JSON array and puts each answer and message text back into its object
+    /// (`recs`: per object `[kind, length, messages]`, then `[message, part, kind, length]` per
+    /// message text; kind 0 none, 1 ASCII pool, 2 other pool; lengths in UTF-16 units).
     #[wasm_bindgen(js_name = awBuild)]
     fn aw_build(json: &str, ascii: &str, wide: &str, recs: &[u32]) -> js_sys::Array;
 }
@@ -71,6 +81,8 @@ struct Build {
     recs: Vec<u32>,
     /// (is_task, position) of each element.
     items: Vec<(bool, usize)>,
+    /// The message texts (message, text part, text) taken out of the task being written.
+    texts: Vec<(u32, u32, String)>,
 }
 
 impl Build {
@@ -82,6 +94,24 @@ impl Build {
         self.json
             .push(if self.items.is_empty() { '[' } else { ',' });
         self.items.push((is_task, pos));
+    }
+
+    /// Puts `text` in its pool; returns its record (kind, length in UTF-16 units).
+    fn pool(&mut self, text: &str) -> [u32; 2] {
+        if text.is_empty() {
+            [0, 0]
+        } else if text.is_ascii() {
+            self.ascii.push_str(text);
+            [1, text.len() as u32]
+        } else {
+            self.wide.push_str(text);
+            // UTF-16 units: one per character, two for those of four bytes.
+            let units = text
+                .bytes()
+                .map(|b| usize::from((b as i8) >= -0x40) + usize::from(b >= 0xf0))
+                .sum::<usize>();
+            [2, units as u32]
+        }
     }
 }
 
@@ -103,23 +133,33 @@ impl ObjectCache {
                 continue;
             }
             b.item(true, i);
-            // The answer goes into a pool; the JSON keeps `"content":""` (its place in the
-            // object's key order).
+            // The answer and the messages' texts go into the pools; the JSON keeps `""` in
+            // their places (the objects' key order).
             let content = std::mem::take(&mut slot.view.content);
+            let mut texts = std::mem::take(&mut b.texts);
+            for (j, m) in slot.view.messages.iter_mut().enumerate() {
+                if m.content.is_empty() {
+                    continue;
+                }
+                if let Some(k) = m.whole_text_part() {
+                    texts.push((j as u32, k as u32, std::mem::take(&mut m.content)));
+                }
+            }
             let start = b.json.len();
             slot.view.write_json(&mut b.json);
             escape_non_ascii(&mut b.json, start);
-            let (kind, len) = if content.is_empty() {
-                (0, 0)
-            } else if content.is_ascii() {
-                b.ascii.push_str(&content);
-                (1, content.len())
-            } else {
-                b.wide.push_str(&content);
-                (2, content.chars().map(char::len_utf16).sum())
-            };
-            b.recs.extend_from_slice(&[kind, len as u32]);
+            let rec = b.pool(&content);
+            b.recs
+                .extend_from_slice(&[rec[0], rec[1], texts.len() as u32]);
             slot.view.content = content;
+            for (j, k, text) in texts.drain(..) {
+                let rec = b.pool(&text);
+                b.recs.extend_from_slice(&[j, k, rec[0], rec[1]]);
+                if let Some(m) = slot.view.messages.get_mut(j as usize) {
+                    m.content = text;
+                }
+            }
+            b.texts = texts;
             if b.bytes() > MAX_BUILD_BYTES {
                 self.ship(store, &mut b);
             }
@@ -135,7 +175,7 @@ impl ObjectCache {
             let start = b.json.len();
             slot.view.write_json(&mut b.json);
             escape_non_ascii(&mut b.json, start);
-            b.recs.extend_from_slice(&[0, 0]);
+            b.recs.extend_from_slice(&[0, 0, 0]);
             if b.bytes() > MAX_BUILD_BYTES {
                 self.ship(store, &mut b);
             }

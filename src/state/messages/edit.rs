@@ -198,6 +198,22 @@ impl Message {
         true
     }
 
+    /// The index of the message's only text part when that part shows the whole `content`
+    /// (the usual shape: `parts[k].text === content`), else `None`. The snapshot's builder ships
+    /// such a text once instead of twice (`browser/store/objects.rs`).
+    pub(crate) fn whole_text_part(&self) -> Option<usize> {
+        let mut found = None;
+        for (k, p) in self.parts.iter().enumerate() {
+            if let PartSlot::Text { start, end, .. } = p {
+                if found.is_some() || *start != 0 || *end != self.content.len() {
+                    return None;
+                }
+                found = Some(k);
+            }
+        }
+        found
+    }
+
     pub(crate) fn write_parts(&self, out: &mut String) {
         let state = |done: bool| {
             if done {
