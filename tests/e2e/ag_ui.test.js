@@ -178,6 +178,52 @@ export const tests = {
     client.close();
   },
 
+  /** The snapshot's task objects are built apart from stateJson (texts in string pools, the
+   * JSON made ASCII with \u escapes, a message's text shipped once for both its `content` and
+   * its text part, the shared state's writer staging short pieces): they must equal stateJson's
+   * tasks whatever the text (accents, CJK, emoji, quotes, newlines, long and short), read
+   * mid-stream (objects cached, then rebuilt) and at the end. */
+  async ag_ui_snapshot_objects_equal_state_json(aw) {
+    const client = new aw.AgentClient({ transport: "manual", dialect: "ag-ui" });
+    const frame = (e) => `data: ${JSON.stringify(e)}\n\n`;
+    const odd = 'naïve → 分析 📈 "q" \\ \n\t end';
+    const long = `${"Row of text. ".repeat(40)}São Paulo 🚀${"x".repeat(300)}`;
+    const run = (r, texts) => [
+      { type: "RUN_STARTED", threadId: "t1", runId: r },
+      ...(r === "r1" ? [{ type: "STATE_SNAPSHOT", snapshot: { files: { f: { chunks: [odd, long, ""] } }, n: 1.5, list: [1, -2, 1e21, 0.056, "分析", null, true, {}, []], "clé é": { "": "" } } }] : []),
+      { type: "REASONING_MESSAGE_START", messageId: `${r}-think`, role: "reasoning" },
+      { type: "REASONING_MESSAGE_CONTENT", messageId: `${r}-think`, delta: `Thinking about ${odd}` },
+      { type: "REASONING_MESSAGE_END", messageId: `${r}-think` },
+      ...texts.flatMap((t, i) => [
+        { type: "TEXT_MESSAGE_START", messageId: `${r}-m${i}`, role: "assistant" },
+        ...t.map((delta) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: `${r}-m${i}`, delta })),
+        { type: "TEXT_MESSAGE_END", messageId: `${r}-m${i}` },
+      ]),
+      { type: "TOOL_CALL_START", toolCallId: `${r}-tc`, toolCallName: "lookup", parentMessageId: `${r}-m0` },
+      { type: "TOOL_CALL_ARGS", toolCallId: `${r}-tc`, delta: JSON.stringify({ q: odd }) },
+      { type: "TOOL_CALL_END", toolCallId: `${r}-tc` },
+      { type: "TOOL_CALL_RESULT", messageId: `${r}-tool`, toolCallId: `${r}-tc`, content: `found ${odd}` },
+      { type: "STATE_DELTA", delta: [{ op: "add", path: `/${r}`, value: [odd, long.length] }] },
+      { type: "RUN_FINISHED", threadId: "t1", runId: r },
+    ];
+    const enc = (events) => new TextEncoder().encode(events.map(frame).join(""));
+    const same = (when) => {
+      const snap = client.getSnapshot();
+      eq(snap.tasks, JSON.parse(client.store.stateJson()).tasks, `snapshot tasks vs stateJson ${when}`);
+      return snap;
+    };
+    client.store.feed(enc(run("r1", [["Hello, ", odd], ["plain ascii"], [long]])));
+    const first = same("after run 1");
+    client.store.feed(enc(run("r2", [["é"], ["a", "b", "📈"], ["x".repeat(7), "y".repeat(9)]])));
+    const snap = same("after run 2");
+    assert(snap.tasks[0] === first.tasks[0] || snap.tasks[0].revision !== first.tasks[0].revision, "an unchanged task keeps its object");
+    const m = snap.tasks.flatMap((t) => t.messages).find((x) => x.id === "r1-m0");
+    eq([m.content, m.parts[0].text], [`Hello, ${odd}`, `Hello, ${odd}`], "a message's text in content and its part");
+    eq(snap.tasks.at(-1).sharedState.files.f.chunks, [odd, long, ""], "the shared state's texts");
+    eq(errors(client), [], "no errors");
+    client.close();
+  },
+
   /** Two turns against the scenario server: the first run (quick scenario), then a second turn. */
   async ag_ui_two_turns(aw) {
     const client = await quickRun(aw, "");
