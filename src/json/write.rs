@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 /// control character), or `None`. Eight bytes per step, the last few too (padded with spaces,
 /// which need none): most keys and values are shorter than eight bytes, and a byte-by-byte
 /// tail made their scan the writer's most expensive step.
-#[inline(always)]
 fn escape_at(bytes: &[u8]) -> Option<usize> {
     let mut skipped = 0;
     let mut words = bytes.chunks_exact(8);
@@ -47,7 +46,6 @@ pub fn write_str(out: &mut String, s: &str) {
 }
 
 /// Appends the escaped contents of `s` (without quotes).
-#[inline(always)]
 fn write_str_body(out: &mut String, s: &str) {
     match escape_at(s.as_bytes()) {
         None => out.push_str(s),
