@@ -20,8 +20,7 @@ mod write;
 
 pub(crate) use parse::plain_run;
 pub use parse::{parse, parse_with_depth};
-pub(crate) use write::escape_non_ascii;
-pub use write::{write_number, write_str, WriteJson};
+pub use write::{escape_non_ascii, write_number, write_str, WriteJson};
 
 /// The deepest nesting [`parse`] accepts (objects and arrays count one level each).
 pub const MAX_DEPTH: usize = 128;

@@ -91,7 +91,7 @@ fn write_escaped(out: &mut String, s: &str, mut n: usize) {
 /// times faster than UTF-8 with a few non-ASCII characters (which makes the whole text a
 /// two-byte string), and parses it faster too (medium AG-UI recording: 3.3 MB with 11,099
 /// non-ASCII characters, +1.7% bytes, decode 12-22 ms -> 2.5-3 ms in node).
-pub(crate) fn escape_non_ascii(json: &mut String, from: usize) {
+pub fn escape_non_ascii(json: &mut String, from: usize) {
     let Some(first) = json.get(from..).and_then(|t| first_non_ascii(t.as_bytes())) else {
         return;
     };

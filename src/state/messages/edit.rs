@@ -200,7 +200,8 @@ impl Message {
 
     /// The index of the message's only text part when that part shows the whole `content`
     /// (the usual shape: `parts[k].text === content`), else `None`. The snapshot's builder ships
-    /// such a text once instead of twice (`browser/store/objects.rs`).
+    /// such a text once instead of twice (`browser/store/objects.rs`: only the wasm build).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn whole_text_part(&self) -> Option<usize> {
         let mut found = None;
         for (k, p) in self.parts.iter().enumerate() {
