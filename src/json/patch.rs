@@ -17,8 +17,11 @@
 //! operations.
 //!
 //! What the operations themselves cost: locating a pointer is O(its tokens), plus a scan of each
-//! object it passes through (members are a list in document order); inserting into or removing
-//! from an array or object shifts what follows (`Vec::insert`/`remove`); `add`/`replace` of a
+//! object it passes through (members are a list in document order), except in objects of 32
+//! members or more that [`apply_indexed`]'s [`MemberIndex`] has seen before: one hash lookup
+//! there (while such indexes exist, a value replaced or removed is also walked, O(its
+//! containers), to drop the indexes inside it); inserting into or removing from an array or
+//! object shifts what follows (`Vec::insert`/`remove`); `add`/`replace` of a
 //! value from the patch and `copy` clone that value (O(its size)); `move` moves without copying
 //! (its depth is checked, O(its size), only when it moves deeper); `test` compares in
 //! O(n log n) of the compared values (object members are sorted to compare them unordered).
@@ -47,7 +50,10 @@
 //!   produced, or earlier patches kept).
 //! - No input makes it panic.
 
+mod index;
 mod pointer;
+
+pub use index::MemberIndex;
 
 use super::{Quoted, Value, MAX_DEPTH};
 use pointer::{
@@ -66,10 +72,27 @@ use std::fmt;
 /// On error the document is exactly as it was before the call (see the [module](self) docs for
 /// how, and what it costs).
 pub fn apply(doc: &mut Value<'_>, patch: &Value<'_>) -> Result<(), PatchError> {
+    apply_indexed(doc, patch, &mut MemberIndex::default())
+}
+
+/// [`apply`], with member lookups in `doc`'s big objects through `index`, which is kept from
+/// patch to patch (see [`MemberIndex`]): a stream of patches that each touch a member of an
+/// object of n members costs O(1) per lookup instead of O(n). `index` must be the one used
+/// with `doc` so far (or a new or cleared one): clear it when `doc` is replaced or changed
+/// by other means. The result is exactly [`apply`]'s.
+pub fn apply_indexed(
+    doc: &mut Value<'_>,
+    patch: &Value<'_>,
+    index: &mut MemberIndex,
+) -> Result<(), PatchError> {
     let Value::Array(ops) = patch else {
         return Err(PatchError::NotAnArray);
     };
-    let mut log = UndoLog::default();
+    let mut log = UndoLog {
+        trail: Vec::new(),
+        steps: Vec::new(),
+        index,
+    };
     for (index, op) in ops.iter().enumerate() {
         if let Err(e) = apply_op(doc, op, index, &mut log) {
             log.undo(doc);
@@ -357,13 +380,14 @@ enum Undo<'a> {
     Replaced { old: Value<'a> },
 }
 
-#[derive(Default)]
-struct UndoLog<'a> {
+struct UndoLog<'a, 'i> {
     trail: Vec<usize>,
     steps: Vec<Step<'a>>,
+    /// The document's member indexes, told of every change (see [`MemberIndex`]).
+    index: &'i mut MemberIndex,
 }
 
-impl<'a> UndoLog<'a> {
+impl<'a> UndoLog<'a, '_> {
     fn push(&mut self, start: usize, undo: Undo<'a>) {
         self.steps.push(Step {
             start,
@@ -376,6 +400,7 @@ impl<'a> UndoLog<'a> {
     /// the change it reverts, so its trail is valid; a step that does not fit (which would be a
     /// bug) is skipped rather than panicking.
     fn undo(self, doc: &mut Value<'a>) {
+        self.index.clear();
         let mut carry: Option<Value<'a>> = None;
         for step in self.steps.into_iter().rev() {
             let Some(path) = self.trail.get(step.start..step.end) else {
@@ -427,15 +452,16 @@ fn add<'a>(
     doc: &mut Value<'a>,
     tokens: &[Cow<'_, str>],
     value: Value<'a>,
-    log: &mut UndoLog<'a>,
+    log: &mut UndoLog<'a, '_>,
 ) -> Result<(), (Miss, Value<'a>)> {
     let start = log.trail.len();
     let Some((last, parents)) = tokens.split_last() else {
         let old = std::mem::replace(doc, value);
+        log.index.clear();
         log.push(start, Undo::Replaced { old });
         return Ok(());
     };
-    let parent = match locate_mut(doc, parents, &mut log.trail) {
+    let parent = match locate_mut(doc, parents, &mut log.trail, log.index) {
         Ok(p) => p,
         Err(e) => {
             log.trail.truncate(start);
@@ -443,7 +469,7 @@ fn add<'a>(
         }
     };
     let undo = match parent {
-        Value::Object(entries) => match key_position(entries, last) {
+        Value::Object(entries) => match log.index.position(entries, last) {
             Some(at) => {
                 let slot = entries.get_mut(at).map(|(_, v)| v);
                 let Some(slot) = slot else {
@@ -451,12 +477,14 @@ fn add<'a>(
                     return Err((Miss::NotFound, value));
                 };
                 log.trail.push(at);
-                Undo::Replaced {
-                    old: std::mem::replace(slot, value),
-                }
+                let old = std::mem::replace(slot, value);
+                log.index.forget_within(&old);
+                Undo::Replaced { old }
             }
             None => {
+                let before = MemberIndex::id_of(entries);
                 entries.push((Cow::Owned(String::from(&**last)), value));
+                log.index.pushed(before, entries);
                 Undo::Inserted {
                     at: entries.len() - 1,
                 }
@@ -491,7 +519,7 @@ fn remove<'a>(
     doc: &mut Value<'a>,
     tokens: &[Cow<'_, str>],
     keep: bool,
-    log: &mut UndoLog<'a>,
+    log: &mut UndoLog<'a, '_>,
 ) -> Result<Option<Value<'a>>, Miss> {
     let start = log.trail.len();
     let Some((last, parents)) = tokens.split_last() else {
@@ -499,7 +527,7 @@ fn remove<'a>(
         // into its own child or onto itself, refused or skipped before this.
         return Err(Miss::NotFound);
     };
-    let parent = match locate_mut(doc, parents, &mut log.trail) {
+    let parent = match locate_mut(doc, parents, &mut log.trail, log.index) {
         Ok(p) => p,
         Err(e) => {
             log.trail.truncate(start);
@@ -509,14 +537,16 @@ fn remove<'a>(
     let end = log.trail.len();
     match parent {
         Value::Object(entries) => {
-            let Some(mut at) = key_position(entries, last) else {
+            let Some(mut at) = log.index.position(entries, last) else {
                 log.trail.truncate(start);
                 return Err(Miss::NotFound);
             };
+            log.index.changed(entries);
             // Earlier members with the same key go too (or the removed key would still be
             // visible), each logged with its value, before the one that counts.
             while let Some(dup) = entries.get(..at).and_then(|e| key_position(e, last)) {
                 let (key, value) = entries.remove(dup);
+                log.index.forget_within(&value);
                 push_removed(log, start, end, dup, Some(key), Some(value));
                 at -= 1;
             }
@@ -544,7 +574,7 @@ fn remove<'a>(
 /// Logs a removal from the container at `trail[start..end]` (several removals of one
 /// operation share that range).
 fn push_removed<'a>(
-    log: &mut UndoLog<'a>,
+    log: &mut UndoLog<'a, '_>,
     start: usize,
     end: usize,
     at: usize,
@@ -559,7 +589,7 @@ fn push_removed<'a>(
 }
 
 fn finish_remove<'a>(
-    log: &mut UndoLog<'a>,
+    log: &mut UndoLog<'a, '_>,
     start: usize,
     end: usize,
     at: usize,
@@ -568,9 +598,11 @@ fn finish_remove<'a>(
     keep: bool,
 ) -> Option<Value<'a>> {
     if keep {
+        // (`move`: the value stays in the document, its objects' indexes with it.)
         push_removed(log, start, end, at, key, None);
         Some(value)
     } else {
+        log.index.forget_within(&value);
         push_removed(log, start, end, at, key, Some(value));
         None
     }
@@ -643,7 +675,7 @@ fn apply_op<'a>(
     doc: &mut Value<'a>,
     op: &Value<'_>,
     index: usize,
-    log: &mut UndoLog<'a>,
+    log: &mut UndoLog<'a, '_>,
 ) -> Result<(), PatchError> {
     if !matches!(op, Value::Object(_)) {
         return Err(PatchError::InvalidOp {
@@ -675,7 +707,7 @@ fn apply_op<'a>(
         Kind::Add | Kind::Replace | Kind::Test => {
             let value = value()?;
             if kind == Kind::Test {
-                let found = locate(doc, &path).map_err(at_path)?;
+                let found = locate(doc, &path, log.index).map_err(at_path)?;
                 return if values_equal(found, value) {
                     Ok(())
                 } else {
@@ -693,9 +725,10 @@ fn apply_op<'a>(
                 return add(doc, &path, value, log).map_err(|(e, _)| at_path(e));
             }
             let start = log.trail.len();
-            match locate_mut(doc, &path, &mut log.trail) {
+            match locate_mut(doc, &path, &mut log.trail, log.index) {
                 Ok(target) => {
                     let old = std::mem::replace(target, value);
+                    log.index.forget_within(&old);
                     log.push(start, Undo::Replaced { old });
                     Ok(())
                 }
@@ -709,6 +742,7 @@ fn apply_op<'a>(
             // The whole document: `null` remains.
             let start = log.trail.len();
             let old = std::mem::take(doc);
+            log.index.clear();
             log.push(start, Undo::Replaced { old });
             Ok(())
         }
@@ -718,7 +752,7 @@ fn apply_op<'a>(
             let from = pointer(from_text, index, "from")?;
             let at_from = |m: Miss| miss(m, index, "from", from_text);
             if kind == Kind::Copy {
-                let source = locate(doc, &from).map_err(at_from)?;
+                let source = locate(doc, &from, log.index).map_err(at_from)?;
                 if !fits_at(source, &path) {
                     return Err(too_deep(index, path_text));
                 }
@@ -727,7 +761,7 @@ fn apply_op<'a>(
             }
             if from == path {
                 // Moving a value onto itself changes nothing, but it must exist.
-                return locate(doc, &from).map(|_| ()).map_err(at_from);
+                return locate(doc, &from, log.index).map(|_| ()).map_err(at_from);
             }
             if from.len() < path.len() && path.get(..from.len()) == Some(&from[..]) {
                 return Err(PatchError::InvalidOp {
@@ -738,7 +772,7 @@ fn apply_op<'a>(
             }
             if path.len() > from.len() {
                 // Deeper than it was: check before taking it out.
-                let source = locate(doc, &from).map_err(at_from)?;
+                let source = locate(doc, &from, log.index).map_err(at_from)?;
                 if !fits_at(source, &path) {
                     return Err(too_deep(index, path_text));
                 }

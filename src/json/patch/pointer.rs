@@ -1,6 +1,7 @@
 //! JSON Pointers (RFC 6901) for [`super`]: parsing (`~0`/`~1` escapes, array indices without
 //! leading zeros, `-`) and locating a pointer's target in a document.
 
+use super::index::MemberIndex;
 use crate::json::Value;
 use std::borrow::Cow;
 
@@ -70,11 +71,13 @@ pub(super) fn key_position<V>(entries: &[(Cow<'_, str>, V)], key: &str) -> Optio
 pub(super) fn locate<'d, 'a>(
     doc: &'d Value<'a>,
     tokens: &[Cow<'_, str>],
+    index: &mut MemberIndex,
 ) -> Result<&'d Value<'a>, Miss> {
     let mut cur = doc;
     for token in tokens {
         cur = match cur {
-            Value::Object(entries) => key_position(entries, token)
+            Value::Object(entries) => index
+                .position(entries, token)
                 .and_then(|at| entries.get(at))
                 .map(|(_, v)| v)
                 .ok_or(Miss::NotFound)?,
@@ -106,12 +109,13 @@ pub(super) fn locate_mut<'d, 'a>(
     doc: &'d mut Value<'a>,
     tokens: &[Cow<'_, str>],
     trail: &mut Vec<usize>,
+    index: &mut MemberIndex,
 ) -> Result<&'d mut Value<'a>, Miss> {
     let mut cur = doc;
     for token in tokens {
         cur = match cur {
             Value::Object(entries) => {
-                let at = key_position(entries, token).ok_or(Miss::NotFound)?;
+                let at = index.position(entries, token).ok_or(Miss::NotFound)?;
                 trail.push(at);
                 entries.get_mut(at).map(|(_, v)| v).ok_or(Miss::NotFound)?
             }
