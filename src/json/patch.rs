@@ -89,16 +89,20 @@ pub fn apply_indexed(
         return Err(PatchError::NotAnArray);
     };
     let mut log = UndoLog {
-        trail: Vec::new(),
-        steps: Vec::new(),
+        trail: std::mem::take(&mut index.trail),
+        steps: Vec::with_capacity(ops.len()),
         index,
     };
+    // The tokens of `path` and `from`, one buffer each for every operation.
+    let mut tokens = (Vec::new(), Vec::new());
     for (index, op) in ops.iter().enumerate() {
-        if let Err(e) = apply_op(doc, op, index, &mut log) {
+        if let Err(e) = apply_op(doc, op, index, &mut log, &mut tokens) {
             log.undo(doc);
             return Err(e);
         }
     }
+    log.trail.clear();
+    log.index.trail = log.trail;
     Ok(())
 }
 
@@ -633,17 +637,22 @@ fn required<T>(v: Option<T>, index: usize, member: &'static str) -> Result<T, Pa
     })
 }
 
-/// Parses a pointer member, or says why not.
-fn pointer<'t>(
+/// Parses a pointer member into `out`, or says why not.
+fn pointer<'t, 'o>(
     text: &'t str,
     index: usize,
     member: &'static str,
-) -> Result<Tokens<'t>, PatchError> {
-    parse_pointer(text).ok_or_else(|| PatchError::InvalidPointer {
-        op: index,
-        member,
-        pointer: text.to_string(),
-    })
+    out: &'o mut Tokens<'t>,
+) -> Result<&'o [Cow<'t, str>], PatchError> {
+    if parse_pointer(text, out) {
+        Ok(out)
+    } else {
+        Err(PatchError::InvalidPointer {
+            op: index,
+            member,
+            pointer: text.to_string(),
+        })
+    }
 }
 
 fn miss(m: Miss, index: usize, member: &'static str, pointer: &str) -> PatchError {
@@ -671,11 +680,12 @@ fn too_deep(index: usize, pointer: &str) -> PatchError {
 
 /// Applies operation number `index`, logging every change it makes (also when it fails half
 /// way: `apply` undoes the log).
-fn apply_op<'a>(
+fn apply_op<'a, 'p>(
     doc: &mut Value<'a>,
-    op: &Value<'_>,
+    op: &'p Value<'_>,
     index: usize,
     log: &mut UndoLog<'a, '_>,
+    tokens: &mut (Tokens<'p>, Tokens<'p>),
 ) -> Result<(), PatchError> {
     if !matches!(op, Value::Object(_)) {
         return Err(PatchError::InvalidOp {
@@ -700,7 +710,7 @@ fn apply_op<'a>(
         }
     };
     let path_text = required(string_member(op, index, "path")?, index, "path")?;
-    let path = pointer(path_text, index, "path")?;
+    let path = pointer(path_text, index, "path", &mut tokens.0)?;
     let value = || required(op.get("value"), index, "value");
     let at_path = |m: Miss| miss(m, index, "path", path_text);
     match kind {
@@ -749,7 +759,7 @@ fn apply_op<'a>(
         Kind::Remove => remove(doc, &path, false, log).map(|_| ()).map_err(at_path),
         Kind::Move | Kind::Copy => {
             let from_text = required(string_member(op, index, "from")?, index, "from")?;
-            let from = pointer(from_text, index, "from")?;
+            let from = pointer(from_text, index, "from", &mut tokens.1)?;
             let at_from = |m: Miss| miss(m, index, "from", from_text);
             if kind == Kind::Copy {
                 let source = locate(doc, &from, log.index).map_err(at_from)?;

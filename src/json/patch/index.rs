@@ -51,6 +51,8 @@ pub struct MemberIndex {
     objects: Vec<Indexed>,
     /// The big object scanned last (address, length): scanned again, it gets an index.
     candidate: (usize, usize),
+    /// The undo log's trail buffer, kept between patches (empty).
+    pub(super) trail: Vec<usize>,
     /// Lookups answered by an index (the tests check that the indexes were used).
     #[cfg(test)]
     hits: usize,
