@@ -2,7 +2,7 @@
 //! table (the type the store already uses), so the hash map code is in the wasm once; and
 //! iteration is in insertion order, so what the decoders emit never depends on hashing.
 
-use crate::state::fast_hash::FastMap;
+use crate::hash::FastMap;
 use std::cell::Cell;
 
 #[derive(Debug)]

@@ -53,12 +53,11 @@
 mod index;
 mod pointer;
 
+use index::key_position;
 pub use index::MemberIndex;
 
 use super::{Quoted, Value, MAX_DEPTH};
-use pointer::{
-    array_index, item_index, key_position, locate, locate_mut, parse_pointer, Miss, Tokens,
-};
+use pointer::{array_index, item_index, locate, locate_mut, parse_pointer, Miss, Tokens};
 use std::borrow::Cow;
 use std::fmt;
 

@@ -1,6 +1,6 @@
 //! Recognising replayed events by their SSE id, in bounded memory.
 
-use super::fast_hash::FastSet;
+use crate::hash::FastSet;
 use std::collections::VecDeque;
 use std::hash::{DefaultHasher, Hash, Hasher};
 

@@ -32,8 +32,8 @@
 //! replaced or changed other than through [`super::apply_indexed`] (the store does, for
 //! `state-snapshot`).
 
+use crate::hash::{FastHasher, FastMap};
 use crate::json::Value;
-use crate::state::fast_hash::{FastHasher, FastMap};
 use std::borrow::Cow;
 use std::hash::{BuildHasher, BuildHasherDefault};
 
@@ -66,6 +66,11 @@ struct Indexed {
     at: FastMap<u64, usize>,
 }
 
+/// The position of `key` among `entries` as lookups see it (the last one), by scanning.
+pub(super) fn key_position<V>(entries: &[(Cow<'_, str>, V)], key: &str) -> Option<usize> {
+    entries.iter().rposition(|(k, _)| k == key)
+}
+
 fn hash(key: &str) -> u64 {
     BuildHasherDefault::<FastHasher>::default().hash_one(key)
 }
@@ -81,14 +86,14 @@ impl MemberIndex {
     }
 
     /// The position of `key` among `entries` as lookups see it (the last one), as
-    /// [`super::pointer::key_position`] finds it by scanning.
+    /// [`key_position`] finds it by scanning.
     pub(super) fn position<V>(
         &mut self,
         entries: &[(Cow<'_, str>, V)],
         key: &str,
     ) -> Option<usize> {
         if entries.len() < MIN_MEMBERS {
-            return super::pointer::key_position(entries, key);
+            return key_position(entries, key);
         }
         let me = id(entries);
         let found = match self.objects.iter().position(|o| (o.ptr, o.len) == me) {
@@ -110,7 +115,7 @@ impl MemberIndex {
             }
             None => {
                 self.candidate = me;
-                return super::pointer::key_position(entries, key);
+                return key_position(entries, key);
             }
         };
         #[cfg(test)]
@@ -122,7 +127,7 @@ impl MemberIndex {
             Some(at)
         } else {
             // Another key with the same hash: scan.
-            super::pointer::key_position(entries, key)
+            key_position(entries, key)
         }
     }
 

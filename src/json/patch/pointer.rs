@@ -69,11 +69,6 @@ pub(super) fn array_index(token: &str) -> Option<usize> {
     Some(n)
 }
 
-/// The position of `key` among `entries` as lookups see it (the last one).
-pub(super) fn key_position<V>(entries: &[(Cow<'_, str>, V)], key: &str) -> Option<usize> {
-    entries.iter().rposition(|(k, _)| k == key)
-}
-
 /// The value at `tokens`, read-only.
 pub(super) fn locate<'d, 'a>(
     doc: &'d Value<'a>,

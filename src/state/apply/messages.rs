@@ -392,11 +392,8 @@ impl Store {
         let has_reasoning = incoming
             .iter()
             .any(|(m, _)| m.role == MessageRole::Reasoning);
-        let mut by_id: crate::state::fast_hash::FastMap<String, (Message, &Value<'_>)> =
-            crate::state::fast_hash::FastMap::with_capacity_and_hasher(
-                incoming.len(),
-                Default::default(),
-            );
+        let mut by_id: crate::hash::FastMap<String, (Message, &Value<'_>)> =
+            crate::hash::FastMap::with_capacity_and_hasher(incoming.len(), Default::default());
         let mut order = Vec::with_capacity(incoming.len());
         for (m, v) in incoming {
             order.push(m.id.clone());
