@@ -735,7 +735,7 @@ fn apply_op<'a, 'p>(
         Kind::Add | Kind::Replace | Kind::Test => {
             let value = value()?;
             if kind == Kind::Test {
-                let found = locate(doc, &path, log.index).map_err(at_path)?;
+                let found = locate(doc, path, log.index).map_err(at_path)?;
                 return if values_equal(found, value) {
                     Ok(())
                 } else {
@@ -745,15 +745,15 @@ fn apply_op<'a, 'p>(
                     })
                 };
             }
-            if !fits_at(value, &path) {
+            if !fits_at(value, path) {
                 return Err(too_deep(index, path_text));
             }
             let value: Value<'a> = owned_copy(value);
             if kind == Kind::Add {
-                return add(doc, &path, value, log).map_err(|(e, _)| at_path(e));
+                return add(doc, path, value, log).map_err(|(e, _)| at_path(e));
             }
             let start = log.trail.len();
-            match locate_mut(doc, &path, &mut log.trail, log.index) {
+            match locate_mut(doc, path, &mut log.trail, log.index) {
                 Ok(target) => {
                     let old = std::mem::replace(target, value);
                     log.index.forget_within(&old);
@@ -774,24 +774,24 @@ fn apply_op<'a, 'p>(
             log.push(start, Undo::Replaced { old });
             Ok(())
         }
-        Kind::Remove => remove(doc, &path, false, log).map(|_| ()).map_err(at_path),
+        Kind::Remove => remove(doc, path, false, log).map(|_| ()).map_err(at_path),
         Kind::Move | Kind::Copy => {
             let from_text = required(string_member(op, index, "from")?, index, "from")?;
             let from = pointer(from_text, index, "from", &mut tokens.1)?;
             let at_from = |m: Miss| miss(m, index, "from", from_text);
             if kind == Kind::Copy {
-                let source = locate(doc, &from, log.index).map_err(at_from)?;
-                if !fits_at(source, &path) {
+                let source = locate(doc, from, log.index).map_err(at_from)?;
+                if !fits_at(source, path) {
                     return Err(too_deep(index, path_text));
                 }
                 let value = source.clone();
-                return add(doc, &path, value, log).map_err(|(e, _)| at_path(e));
+                return add(doc, path, value, log).map_err(|(e, _)| at_path(e));
             }
             if from == path {
                 // Moving a value onto itself changes nothing, but it must exist.
-                return locate(doc, &from, log.index).map(|_| ()).map_err(at_from);
+                return locate(doc, from, log.index).map(|_| ()).map_err(at_from);
             }
-            if from.len() < path.len() && path.get(..from.len()) == Some(&from[..]) {
+            if from.len() < path.len() && path.get(..from.len()) == Some(from) {
                 return Err(PatchError::InvalidOp {
                     op: index,
                     member: "from",
@@ -800,15 +800,15 @@ fn apply_op<'a, 'p>(
             }
             if path.len() > from.len() {
                 // Deeper than it was: check before taking it out.
-                let source = locate(doc, &from, log.index).map_err(at_from)?;
-                if !fits_at(source, &path) {
+                let source = locate(doc, from, log.index).map_err(at_from)?;
+                if !fits_at(source, path) {
                     return Err(too_deep(index, path_text));
                 }
             }
-            let value = remove(doc, &from, true, log)
+            let value = remove(doc, from, true, log)
                 .map_err(at_from)?
                 .unwrap_or_default();
-            if let Err((e, value)) = add(doc, &path, value, log) {
+            if let Err((e, value)) = add(doc, path, value, log) {
                 // The value did not arrive: the removal's undo step (the newest) keeps it.
                 if let Some(Step {
                     undo: Undo::Removed { value: slot, .. },

@@ -313,7 +313,7 @@ mod tests {
             .map(|v| v.into_owned())
             .unwrap_or_default();
         let mut index = MemberIndex::default();
-        let mut run = |doc: &mut OwnedValue, index: &mut MemberIndex, p: &str| {
+        let run = |doc: &mut OwnedValue, index: &mut MemberIndex, p: &str| {
             let patch = parse(p).unwrap_or_default();
             apply_indexed(doc, &patch, index).is_ok()
         };
