@@ -43,9 +43,16 @@ pub(super) const MIN_MEMBERS: usize = 32;
 /// Objects indexed at once per document (the oldest index goes first).
 const MAX_OBJECTS: usize = 8;
 
-/// The member indexes of one document's big objects (see the [module](self) docs). Keep one
-/// per document and pass it to every [`apply_indexed`](super::apply_indexed) of that document;
-/// clear it (or make a new one) when the document is replaced by other means.
+/// The member indexes of one document's big objects (32 members or more): key hash → position
+/// of the last member with that hash, so finding `/tasks/<id>` among n tasks is one hash
+/// lookup and one key comparison instead of a scan. An object is known by the address and
+/// length of its member buffer; every change [`apply_indexed`](super::apply_indexed) makes
+/// that could make an index stale (a member removed, a value replaced or removed, an undone
+/// patch) drops the indexes concerned. Two keys with one hash cost a scan, never a wrong
+/// answer.
+///
+/// Keep one per document and pass it to every `apply_indexed` of that document; clear it (or
+/// make a new one) when the document is replaced or changed by other means.
 #[derive(Debug, Default)]
 pub struct MemberIndex {
     objects: Vec<Indexed>,
