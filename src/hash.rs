@@ -1,6 +1,5 @@
 //! The hasher under the store's and the dialects' id maps (task, message, tool call, artifact
-//! ids; [`crate::dialects`]' `Table`s) and JSON Patch's member index
-//! ([`crate::json::patch::MemberIndex`]): a word-at-a-time multiply-rotate hash (FxHash's step)
+//! ids; [`crate::dialects`]' `Table`s) and the partial-JSON reader's key index: a word-at-a-time multiply-rotate hash (FxHash's step)
 //! with a strong 64-bit finaliser (MurmurHash3's `fmix64`), instead of std's SipHash-1-3.
 //!
 //! Why: every text delta looks up two or three ids; SipHash was 6-7% of the native feed time

@@ -8,8 +8,8 @@
 //! `[1😀`: the first half ends the number, the second is taken as part of the array).
 
 use super::{parse, OwnedValue, Value};
-use std::borrow::Cow;
 use crate::hash::{FastMap, FastSet};
+use std::borrow::Cow;
 use std::collections::BinaryHeap;
 
 /// The states of `fixJson`'s scanner (same names, same meaning).

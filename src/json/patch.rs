@@ -17,11 +17,8 @@
 //! operations.
 //!
 //! What the operations themselves cost: locating a pointer is O(its tokens), plus a scan of each
-//! object it passes through (members are a list in document order), except in objects of 32
-//! members or more that [`apply_indexed`]'s [`MemberIndex`] has seen before: one hash lookup
-//! there (while such indexes exist, a value replaced or removed is also walked, O(its
-//! containers), to drop the indexes inside it); inserting into or removing from an array or
-//! object shifts what follows (`Vec::insert`/`remove`); `add`/`replace` of a
+//! object it passes through (members are a list in document order); inserting into or removing
+//! from an array or object shifts what follows (`Vec::insert`/`remove`); `add`/`replace` of a
 //! value from the patch and `copy` clone that value (O(its size)); `move` moves without copying
 //! (its depth is checked, O(its size), only when it moves deeper); `test` compares in
 //! O(n log n) of the compared values (object members are sorted to compare them unordered).
@@ -50,14 +47,12 @@
 //!   produced, or earlier patches kept).
 //! - No input makes it panic.
 
-mod index;
 mod pointer;
 
-use index::key_position;
-pub use index::MemberIndex;
-
 use super::{Quoted, Value, MAX_DEPTH};
-use pointer::{array_index, item_index, locate, locate_mut, parse_pointer, Miss, Tokens};
+use pointer::{
+    array_index, item_index, key_position, locate, locate_mut, parse_pointer, Miss, Tokens,
+};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -71,26 +66,12 @@ use std::fmt;
 /// On error the document is exactly as it was before the call (see the [module](self) docs for
 /// how, and what it costs).
 pub fn apply(doc: &mut Value<'_>, patch: &Value<'_>) -> Result<(), PatchError> {
-    apply_indexed(doc, patch, &mut MemberIndex::default())
-}
-
-/// [`apply`], with member lookups in `doc`'s big objects through `index`, which is kept from
-/// patch to patch (see [`MemberIndex`]): a stream of patches that each touch a member of an
-/// object of n members costs O(1) per lookup instead of O(n). `index` must be the one used
-/// with `doc` so far (or a new or cleared one): clear it when `doc` is replaced or changed
-/// by other means. The result is exactly [`apply`]'s.
-pub fn apply_indexed(
-    doc: &mut Value<'_>,
-    patch: &Value<'_>,
-    index: &mut MemberIndex,
-) -> Result<(), PatchError> {
     let Value::Array(ops) = patch else {
         return Err(PatchError::NotAnArray);
     };
     let mut log = UndoLog {
-        trail: std::mem::take(&mut index.trail),
+        trail: Vec::new(),
         steps: Vec::with_capacity(ops.len()),
-        index,
     };
     // The tokens of `path` and `from`, one buffer each for every operation.
     let mut tokens = (Vec::new(), Vec::new());
@@ -100,8 +81,6 @@ pub fn apply_indexed(
             return Err(e);
         }
     }
-    log.trail.clear();
-    log.index.trail = log.trail;
     Ok(())
 }
 
@@ -402,14 +381,12 @@ enum Undo<'a> {
     Replaced { old: Value<'a> },
 }
 
-struct UndoLog<'a, 'i> {
+struct UndoLog<'a> {
     trail: Vec<usize>,
     steps: Vec<Step<'a>>,
-    /// The document's member indexes, told of every change (see [`MemberIndex`]).
-    index: &'i mut MemberIndex,
 }
 
-impl<'a> UndoLog<'a, '_> {
+impl<'a> UndoLog<'a> {
     fn push(&mut self, start: usize, undo: Undo<'a>) {
         self.steps.push(Step {
             start,
@@ -422,7 +399,6 @@ impl<'a> UndoLog<'a, '_> {
     /// the change it reverts, so its trail is valid; a step that does not fit (which would be a
     /// bug) is skipped rather than panicking.
     fn undo(self, doc: &mut Value<'a>) {
-        self.index.clear();
         let mut carry: Option<Value<'a>> = None;
         for step in self.steps.into_iter().rev() {
             let Some(path) = self.trail.get(step.start..step.end) else {
@@ -474,16 +450,15 @@ fn add<'a>(
     doc: &mut Value<'a>,
     tokens: &[Cow<'_, str>],
     value: Value<'a>,
-    log: &mut UndoLog<'a, '_>,
+    log: &mut UndoLog<'a>,
 ) -> Result<(), (Miss, Value<'a>)> {
     let start = log.trail.len();
     let Some((last, parents)) = tokens.split_last() else {
         let old = std::mem::replace(doc, value);
-        log.index.clear();
         log.push(start, Undo::Replaced { old });
         return Ok(());
     };
-    let parent = match locate_mut(doc, parents, &mut log.trail, log.index) {
+    let parent = match locate_mut(doc, parents, &mut log.trail) {
         Ok(p) => p,
         Err(e) => {
             log.trail.truncate(start);
@@ -491,7 +466,7 @@ fn add<'a>(
         }
     };
     let undo = match parent {
-        Value::Object(entries) => match log.index.position(entries, last) {
+        Value::Object(entries) => match key_position(entries, last) {
             Some(at) => {
                 let slot = entries.get_mut(at).map(|(_, v)| v);
                 let Some(slot) = slot else {
@@ -499,14 +474,12 @@ fn add<'a>(
                     return Err((Miss::NotFound, value));
                 };
                 log.trail.push(at);
-                let old = std::mem::replace(slot, value);
-                log.index.forget_within(&old);
-                Undo::Replaced { old }
+                Undo::Replaced {
+                    old: std::mem::replace(slot, value),
+                }
             }
             None => {
-                let before = MemberIndex::id_of(entries);
                 entries.push((Cow::Owned(String::from(&**last)), value));
-                log.index.pushed(before, entries);
                 Undo::Inserted {
                     at: entries.len() - 1,
                 }
@@ -541,7 +514,7 @@ fn remove<'a>(
     doc: &mut Value<'a>,
     tokens: &[Cow<'_, str>],
     keep: bool,
-    log: &mut UndoLog<'a, '_>,
+    log: &mut UndoLog<'a>,
 ) -> Result<Option<Value<'a>>, Miss> {
     let start = log.trail.len();
     let Some((last, parents)) = tokens.split_last() else {
@@ -549,7 +522,7 @@ fn remove<'a>(
         // into its own child or onto itself, refused or skipped before this.
         return Err(Miss::NotFound);
     };
-    let parent = match locate_mut(doc, parents, &mut log.trail, log.index) {
+    let parent = match locate_mut(doc, parents, &mut log.trail) {
         Ok(p) => p,
         Err(e) => {
             log.trail.truncate(start);
@@ -559,16 +532,14 @@ fn remove<'a>(
     let end = log.trail.len();
     match parent {
         Value::Object(entries) => {
-            let Some(mut at) = log.index.position(entries, last) else {
+            let Some(mut at) = key_position(entries, last) else {
                 log.trail.truncate(start);
                 return Err(Miss::NotFound);
             };
-            log.index.changed(entries);
             // Earlier members with the same key go too (or the removed key would still be
             // visible), each logged with its value, before the one that counts.
             while let Some(dup) = entries.get(..at).and_then(|e| key_position(e, last)) {
                 let (key, value) = entries.remove(dup);
-                log.index.forget_within(&value);
                 push_removed(log, start, end, dup, Some(key), Some(value));
                 at -= 1;
             }
@@ -596,7 +567,7 @@ fn remove<'a>(
 /// Logs a removal from the container at `trail[start..end]` (several removals of one
 /// operation share that range).
 fn push_removed<'a>(
-    log: &mut UndoLog<'a, '_>,
+    log: &mut UndoLog<'a>,
     start: usize,
     end: usize,
     at: usize,
@@ -611,7 +582,7 @@ fn push_removed<'a>(
 }
 
 fn finish_remove<'a>(
-    log: &mut UndoLog<'a, '_>,
+    log: &mut UndoLog<'a>,
     start: usize,
     end: usize,
     at: usize,
@@ -620,11 +591,9 @@ fn finish_remove<'a>(
     keep: bool,
 ) -> Option<Value<'a>> {
     if keep {
-        // (`move`: the value stays in the document, its objects' indexes with it.)
         push_removed(log, start, end, at, key, None);
         Some(value)
     } else {
-        log.index.forget_within(&value);
         push_removed(log, start, end, at, key, Some(value));
         None
     }
@@ -702,7 +671,7 @@ fn apply_op<'a, 'p>(
     doc: &mut Value<'a>,
     op: &'p Value<'_>,
     index: usize,
-    log: &mut UndoLog<'a, '_>,
+    log: &mut UndoLog<'a>,
     tokens: &mut (Tokens<'p>, Tokens<'p>),
 ) -> Result<(), PatchError> {
     if !matches!(op, Value::Object(_)) {
@@ -735,7 +704,7 @@ fn apply_op<'a, 'p>(
         Kind::Add | Kind::Replace | Kind::Test => {
             let value = value()?;
             if kind == Kind::Test {
-                let found = locate(doc, path, log.index).map_err(at_path)?;
+                let found = locate(doc, path).map_err(at_path)?;
                 return if values_equal(found, value) {
                     Ok(())
                 } else {
@@ -753,10 +722,9 @@ fn apply_op<'a, 'p>(
                 return add(doc, path, value, log).map_err(|(e, _)| at_path(e));
             }
             let start = log.trail.len();
-            match locate_mut(doc, path, &mut log.trail, log.index) {
+            match locate_mut(doc, path, &mut log.trail) {
                 Ok(target) => {
                     let old = std::mem::replace(target, value);
-                    log.index.forget_within(&old);
                     log.push(start, Undo::Replaced { old });
                     Ok(())
                 }
@@ -770,7 +738,6 @@ fn apply_op<'a, 'p>(
             // The whole document: `null` remains.
             let start = log.trail.len();
             let old = std::mem::take(doc);
-            log.index.clear();
             log.push(start, Undo::Replaced { old });
             Ok(())
         }
@@ -780,7 +747,7 @@ fn apply_op<'a, 'p>(
             let from = pointer(from_text, index, "from", &mut tokens.1)?;
             let at_from = |m: Miss| miss(m, index, "from", from_text);
             if kind == Kind::Copy {
-                let source = locate(doc, from, log.index).map_err(at_from)?;
+                let source = locate(doc, from).map_err(at_from)?;
                 if !fits_at(source, path) {
                     return Err(too_deep(index, path_text));
                 }
@@ -789,7 +756,7 @@ fn apply_op<'a, 'p>(
             }
             if from == path {
                 // Moving a value onto itself changes nothing, but it must exist.
-                return locate(doc, from, log.index).map(|_| ()).map_err(at_from);
+                return locate(doc, from).map(|_| ()).map_err(at_from);
             }
             if from.len() < path.len() && path.get(..from.len()) == Some(from) {
                 return Err(PatchError::InvalidOp {
@@ -800,7 +767,7 @@ fn apply_op<'a, 'p>(
             }
             if path.len() > from.len() {
                 // Deeper than it was: check before taking it out.
-                let source = locate(doc, from, log.index).map_err(at_from)?;
+                let source = locate(doc, from).map_err(at_from)?;
                 if !fits_at(source, path) {
                     return Err(too_deep(index, path_text));
                 }

@@ -201,9 +201,6 @@ pub(crate) struct TaskSlot {
     /// Fingerprints (time and content) of the latest `task-complete`s applied (a replay of one
     /// is recognised).
     pub complete_prints: Vec<u64>,
-    /// Member indexes of `view.shared_state`'s big objects, for its `state-delta` patches:
-    /// moves with the document, cleared when a snapshot replaces it.
-    pub state_index: crate::json::patch::MemberIndex,
 }
 
 /// Chunk indices remembered beyond the highest seen so far (a far-ahead index is not).

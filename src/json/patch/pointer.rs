@@ -1,7 +1,6 @@
 //! JSON Pointers (RFC 6901) for [`super`]: parsing (`~0`/`~1` escapes, array indices without
 //! leading zeros, `-`) and locating a pointer's target in a document.
 
-use super::index::MemberIndex;
 use crate::json::Value;
 use std::borrow::Cow;
 
@@ -69,17 +68,20 @@ pub(super) fn array_index(token: &str) -> Option<usize> {
     Some(n)
 }
 
+/// The position of `key` among `entries` as lookups see it (the last one).
+pub(super) fn key_position<V>(entries: &[(Cow<'_, str>, V)], key: &str) -> Option<usize> {
+    entries.iter().rposition(|(k, _)| k == key)
+}
+
 /// The value at `tokens`, read-only.
 pub(super) fn locate<'d, 'a>(
     doc: &'d Value<'a>,
     tokens: &[Cow<'_, str>],
-    index: &mut MemberIndex,
 ) -> Result<&'d Value<'a>, Miss> {
     let mut cur = doc;
     for token in tokens {
         cur = match cur {
-            Value::Object(entries) => index
-                .position(entries, token)
+            Value::Object(entries) => key_position(entries, token)
                 .and_then(|at| entries.get(at))
                 .map(|(_, v)| v)
                 .ok_or(Miss::NotFound)?,
@@ -111,13 +113,12 @@ pub(super) fn locate_mut<'d, 'a>(
     doc: &'d mut Value<'a>,
     tokens: &[Cow<'_, str>],
     trail: &mut Vec<usize>,
-    index: &mut MemberIndex,
 ) -> Result<&'d mut Value<'a>, Miss> {
     let mut cur = doc;
     for token in tokens {
         cur = match cur {
             Value::Object(entries) => {
-                let at = index.position(entries, token).ok_or(Miss::NotFound)?;
+                let at = key_position(entries, token).ok_or(Miss::NotFound)?;
                 trail.push(at);
                 entries.get_mut(at).map(|(_, v)| v).ok_or(Miss::NotFound)?
             }

@@ -2,7 +2,6 @@
 //! RFC 6902 JSON Patch atomically (a failing operation leaves it as it was: a diagnostic).
 
 use crate::events::*;
-use crate::json::patch::MemberIndex;
 use crate::json::{self, OwnedValue};
 use crate::state::messages::model::JsonDoc;
 use crate::state::{EventMeta, Store};
@@ -14,14 +13,12 @@ impl Store {
     /// run instead of being copied into every run, which would cost time and memory in
     /// proportion to runs x state size (a thread of 634 runs whose state collects files and
     /// datasets ran the wasm out of memory).
-    fn take_context_state(&mut self, t: usize) -> Option<(JsonDoc, MemberIndex)> {
+    fn take_context_state(&mut self, t: usize) -> Option<JsonDoc> {
         let context = &self.tasks.get(t)?.view.context_id;
         let i = self.tasks[..t]
             .iter()
             .rposition(|s| &s.view.context_id == context && s.view.shared_state.is_some())?;
-        let slot = self.touch(i)?;
-        let index = std::mem::take(&mut slot.state_index);
-        slot.view.shared_state.take().map(|doc| (doc, index))
+        self.touch(i)?.view.shared_state.take()
     }
 
     /// A run without a state of its own starts from the latest state of its context (moved,
@@ -34,12 +31,11 @@ impl Store {
         {
             return;
         }
-        let Some((found, index)) = self.take_context_state(t) else {
+        let Some(found) = self.take_context_state(t) else {
             return;
         };
         if let Some(slot) = self.touch(t) {
             slot.view.shared_state = Some(found);
-            slot.state_index = index;
         }
     }
 
@@ -59,7 +55,6 @@ impl Store {
         }
         if let Some(slot) = self.touch(t) {
             slot.view.shared_state = Some(JsonDoc(doc));
-            slot.state_index.clear();
         }
     }
 
@@ -77,22 +72,16 @@ impl Store {
             .get(t)
             .is_some_and(|s| s.view.shared_state.is_some());
         let result = if own {
-            match self.tasks.get_mut(t) {
-                Some(slot) => match slot.view.shared_state.as_mut() {
-                    Some(d) => {
-                        json::patch::apply_indexed(&mut d.0, &e.patch, &mut slot.state_index)
-                    }
-                    None => Ok(()),
-                },
-                None => Ok(()),
-            }
+            let doc = self
+                .tasks
+                .get_mut(t)
+                .and_then(|s| s.view.shared_state.as_mut());
+            doc.map_or(Ok(()), |d| json::patch::apply(&mut d.0, &e.patch))
         } else {
             let mut doc = OwnedValue::Object(Vec::new());
-            let mut index = MemberIndex::default();
-            json::patch::apply_indexed(&mut doc, &e.patch, &mut index).map(|()| {
+            json::patch::apply(&mut doc, &e.patch).map(|()| {
                 if let Some(slot) = self.tasks.get_mut(t) {
                     slot.view.shared_state = Some(JsonDoc(doc));
-                    slot.state_index = index;
                 }
             })
         };
