@@ -21,6 +21,7 @@ pub mod client;
 pub mod dialects;
 pub mod events;
 pub mod filter;
+mod hash;
 pub mod json;
 pub mod pipeline;
 mod sorted;

@@ -1,20 +1,27 @@
-//! `Table<T>`: values by string key in insertion order. One `HashMap<String, usize>` under every
+//! `Table<T>`: values by string key in insertion order. One `FastMap<String, usize>` under every
 //! table (the type the store already uses), so the hash map code is in the wasm once; and
 //! iteration is in insertion order, so what the decoders emit never depends on hashing.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
+use std::cell::Cell;
 
 #[derive(Debug)]
 pub(crate) struct Table<T> {
-    index: HashMap<String, usize>,
+    index: FastMap<String, usize>,
     items: Vec<(String, T)>,
+    /// The position the latest lookup found: consecutive events mostly name the same id (every
+    /// text delta of a message), so one string comparison often replaces the hashing. It is
+    /// only a hint, checked against the key there (keys are unique in `items`), so removals
+    /// and reorders need not maintain it.
+    last: Cell<usize>,
 }
 
 impl<T> Default for Table<T> {
     fn default() -> Self {
         Table {
-            index: HashMap::new(),
+            index: FastMap::default(),
             items: Vec::new(),
+            last: Cell::new(0),
         }
     }
 }
@@ -24,24 +31,39 @@ impl<T> Table<T> {
         self.items.len()
     }
 
+    /// The position of `key` in `items`: the latest hit when it is that key, else the index's
+    /// (no hashing at all for an empty table).
+    fn position(&self, key: &str) -> Option<usize> {
+        if self.items.is_empty() {
+            return None;
+        }
+        let last = self.last.get();
+        if self.items.get(last).is_some_and(|(k, _)| k == key) {
+            return Some(last);
+        }
+        let &i = self.index.get(key)?;
+        self.last.set(i);
+        Some(i)
+    }
+
     pub(crate) fn contains(&self, key: &str) -> bool {
-        self.index.contains_key(key)
+        self.position(key).is_some()
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&T> {
-        let &i = self.index.get(key)?;
+        let i = self.position(key)?;
         self.items.get(i).map(|(_, v)| v)
     }
 
     pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut T> {
-        let &i = self.index.get(key)?;
+        let i = self.position(key)?;
         self.items.get_mut(i).map(|(_, v)| v)
     }
 
     /// Inserts or replaces.
     pub(crate) fn insert(&mut self, key: &str, value: T) {
-        match self.index.get(key) {
-            Some(&i) => {
+        match self.position(key) {
+            Some(i) => {
                 if let Some(slot) = self.items.get_mut(i) {
                     slot.1 = value;
                 }
@@ -56,8 +78,8 @@ impl<T> Table<T> {
     /// The value of `key`, inserted with `make` when missing (`None` never happens: the index
     /// only holds positions of the items).
     pub(crate) fn entry(&mut self, key: &str, make: impl FnOnce() -> T) -> Option<&mut T> {
-        let i = match self.index.get(key) {
-            Some(&i) => i,
+        let i = match self.position(key) {
+            Some(i) => i,
             None => {
                 let i = self.items.len();
                 self.index.insert(key.to_owned(), i);
@@ -149,6 +171,35 @@ mod tests {
             (t.get("e"), t.len(), t.contains("a")),
             (Some(&10), 3, false)
         );
+    }
+
+    #[test]
+    fn the_latest_hit_is_only_a_hint_removals_and_retain_do_not_mislead() {
+        let mut t = Table::default();
+        for (i, k) in ["a", "b", "c", "d"].iter().enumerate() {
+            t.insert(k, i);
+        }
+        assert_eq!(t.get("c"), Some(&2)); // hint: position 2
+        assert_eq!(t.remove("a"), Some(0)); // "d" is at position 2 now
+        assert_eq!(
+            (t.get("d"), t.get("c"), t.get("a")),
+            (Some(&3), Some(&2), None)
+        );
+        assert_eq!(t.get("b"), Some(&1)); // hint: position 0
+        t.retain(|k, _| k != "b"); // "c" is at position 0 now
+        assert_eq!(
+            (t.get("c"), t.contains("b"), t.get("d")),
+            (Some(&2), false, Some(&3))
+        );
+        if let Some(v) = t.get_mut("d") {
+            *v = 7;
+        }
+        t.insert("d", 8); // replaces, found by the hint
+        t.insert("e", 9);
+        let all: Vec<(&str, &usize)> = t.iter().collect();
+        assert_eq!(all, [("c", &2), ("d", &8), ("e", &9)]);
+        t.clear();
+        assert_eq!((t.get("c"), t.contains(""), t.len()), (None, false, 0));
     }
 
     #[test]

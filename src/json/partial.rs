@@ -8,8 +8,9 @@
 //! `[1😀`: the first half ends the number, the second is taken as part of the array).
 
 use super::{parse, OwnedValue, Value};
+use crate::hash::{FastMap, FastSet};
 use std::borrow::Cow;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 
 /// The states of `fixJson`'s scanner (same names, same meaning).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -340,7 +341,7 @@ fn has_forbidden_member(value: &Value<'_>) -> bool {
                         return true;
                     }
                 }
-                let mut seen = HashSet::new();
+                let mut seen = FastSet::default();
                 for (k, v) in entries.iter().rev() {
                     if seen.insert(k.as_ref()) {
                         pending.push(v);
@@ -357,14 +358,14 @@ fn has_forbidden_member(value: &Value<'_>) -> bool {
 /// occurrence, with the value of its last.
 struct Members {
     entries: Vec<(String, OwnedValue)>,
-    index: HashMap<String, usize>,
+    index: FastMap<String, usize>,
 }
 
 impl Members {
     fn new() -> Self {
         Members {
             entries: Vec::new(),
-            index: HashMap::new(),
+            index: FastMap::default(),
         }
     }
 

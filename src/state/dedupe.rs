@@ -1,6 +1,7 @@
 //! Recognising replayed events by their SSE id, in bounded memory.
 
-use std::collections::{HashSet, VecDeque};
+use crate::hash::FastSet;
+use std::collections::VecDeque;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Longer ids are remembered by their hash.
@@ -19,9 +20,9 @@ pub const MAX_KEPT_ID_BYTES: usize = 64;
 #[derive(Debug, Default)]
 pub struct SeenIds {
     window: usize,
-    numbers: HashSet<u64>,
-    strings: HashSet<String>,
-    hashes: HashSet<u64>,
+    numbers: FastSet<u64>,
+    strings: FastSet<String>,
+    hashes: FastSet<u64>,
     order: VecDeque<Key>,
     floor: Option<u64>,
     /// The window while the ids are increasing numbers (`order` is empty until `general`).

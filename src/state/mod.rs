@@ -25,13 +25,14 @@ mod usage;
 mod user_message;
 
 use crate::events::{DiagCode, Diagnostic, Redactor, Severity, TaskStatus};
+use crate::hash::{FastMap, FastSet};
 pub use answers::{AnswerRefusal, RequestKind};
 use chunks::Sequencer;
 pub use dedupe::SeenIds;
 pub use model::*;
 pub use settled::{Picked, SettledScan};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 pub use usage::{Usage, MAX_DIAGNOSTIC_BYTES};
 
 /// Limits that bound the store's memory. Hitting one produces a `limit-exceeded` diagnostic
@@ -176,7 +177,7 @@ pub(crate) struct TaskSlot {
     pub thoughts_truncated: bool,
     /// Hashes of the retained thoughts' ids: a thought repeated by a replay is recognised
     /// (memory in proportion to the thoughts kept).
-    pub thought_ids: std::collections::HashSet<u64>,
+    pub thought_ids: FastSet<u64>,
     /// `delta_offsets` stopped growing (see `DELTA_OFFSET_SLACK`): later replays of an index
     /// are recognised as duplicates but no longer compared.
     pub offsets_capped: bool,
@@ -186,7 +187,12 @@ pub(crate) struct TaskSlot {
     pub requests_truncated: bool,
     pub artifacts_truncated: bool,
     /// Message id → index in `view.messages`.
-    pub message_index: HashMap<String, usize>,
+    pub message_index: FastMap<String, usize>,
+    /// What `message_index` gave last (`usize::MAX`: nothing), tried first by comparing its
+    /// id: every delta of a streaming message names the same one. Reset whenever
+    /// `message_index` changes (a duplicate id maps to its latest message, which the id check
+    /// alone would not tell).
+    pub last_message: std::cell::Cell<usize>,
     /// The message whose text the answer (`content`) is taking now.
     pub answer_message: Option<usize>,
     pub messages_truncated: bool,
@@ -256,31 +262,28 @@ pub struct Store {
     limits: Limits,
     version: u64,
     pub(crate) tasks: Vec<TaskSlot>,
-    pub(crate) task_index: HashMap<String, usize>,
+    pub(crate) task_index: FastMap<String, usize>,
     /// The slot `task_slot` found last (checked by id before the hash lookup).
     last_task: usize,
     /// toolCallId → (task slot, index in its tools)
-    pub(crate) tool_index: HashMap<String, (usize, usize)>,
-    pub(crate) input_index: HashMap<String, (usize, usize)>,
-    pub(crate) auth_index: HashMap<String, (usize, usize)>,
+    pub(crate) tool_index: FastMap<String, (usize, usize)>,
+    pub(crate) input_index: FastMap<String, (usize, usize)>,
+    pub(crate) auth_index: FastMap<String, (usize, usize)>,
     pub(crate) artifacts: Vec<ArtifactSlot>,
-    pub(crate) artifact_index: HashMap<String, usize>,
+    pub(crate) artifact_index: FastMap<String, usize>,
     /// toolCallId → the time (epoch ms) of its latest applied `tool-progress` (a replayed,
     /// older one is recognised).
-    pub(crate) tool_progress_ms: HashMap<String, u64>,
+    pub(crate) tool_progress_ms: FastMap<String, u64>,
     /// The chunk being applied was admitted: applied now (even an empty delta, which changes
     /// nothing visible) or held for reordering. It counts as applied.
     pub(crate) admitted: bool,
     /// Internal and unknown events have no state to recognise a replay by: the fingerprints of
     /// the latest `dedupeWindow` of them do.
-    pub(crate) stateless_seen: (
-        std::collections::VecDeque<u64>,
-        std::collections::HashSet<u64>,
-    ),
+    pub(crate) stateless_seen: (std::collections::VecDeque<u64>, FastSet<u64>),
     /// Input and auth request id → a hash of the time of the answer applied (a replayed answer
     /// is recognised; a second, different one is a diagnostic). Same map type as
     /// `tool_progress_ms`: one more instantiation costs wasm size.
-    pub(crate) answered_at: HashMap<String, u64>,
+    pub(crate) answered_at: FastMap<String, u64>,
     diagnostics: VecDeque<Diagnostic>,
     diagnostics_total: u64,
     errors_total: u64,
@@ -295,7 +298,7 @@ pub struct Store {
     /// `deadline_of` still maps to the same time. (A BTreeSet costs ~4.7 KB of wasm.)
     deadlines: BinaryHeap<Reverse<Deadline>>,
     /// (task slot, is_auth, request index) → its deadline: the open requests that can expire.
-    deadline_of: HashMap<(usize, bool, usize), i64>,
+    deadline_of: FastMap<(usize, bool, usize), i64>,
     events_applied: u64,
     duplicates_ignored: u64,
     task_limit_reported: bool,
@@ -305,7 +308,7 @@ pub struct Store {
     /// A coordinator answers the requests routed to one first (see [`Store::set_coordinator`]).
     coordinator: bool,
     /// Input request ids the coordinator declined (for the user now).
-    declined: std::collections::HashSet<String>,
+    declined: FastSet<String>,
     /// The user's messages announced for tasks not created yet (see [`Store::expect_user_message`]).
     expected_user: Vec<user_message::Expected>,
 }

@@ -163,8 +163,7 @@ impl Store {
     /// An internal or unknown event (no state of its own): `true` when the same event text is
     /// among the latest `dedupeWindow` of them (a replay), else it is remembered.
     pub(super) fn seen_stateless(&mut self, ev: &AgentEvent<'_>, meta: &EventMeta<'_>) -> bool {
-        let stateless = matches!(ev, AgentEvent::Unknown(_)) || ev.kind().starts_with("internal:");
-        if !stateless || meta.raw.is_empty() {
+        if !is_stateless(ev) || meta.raw.is_empty() {
             return false;
         }
         let print = super::dedupe::hash_of(meta.raw);
@@ -242,6 +241,20 @@ impl Store {
         let end = t.history.back().and_then(|h| to_epoch_ms(&h.timestamp));
         matches!((to_epoch_ms(ts), end), (Some(at), Some(end)) if at < end)
     }
+}
+
+/// An event without state of its own: an unknown kind or an `internal:` one (by variant: no
+/// string comparison on every event).
+pub(super) fn is_stateless(ev: &AgentEvent<'_>) -> bool {
+    matches!(
+        ev,
+        AgentEvent::Unknown(_)
+            | AgentEvent::InternalThoughtProcess(_)
+            | AgentEvent::InternalLlmCall(_)
+            | AgentEvent::InternalCheckpoint(_)
+            | AgentEvent::InternalToolStart(_)
+            | AgentEvent::InternalToolComplete(_)
+    )
 }
 
 /// A chunk's fingerprint: a hash of the event as it arrived (a replay is the same text; 0 is

@@ -13,16 +13,23 @@ pub(super) enum Miss {
 /// A parsed pointer: its tokens, unescaped (borrowed when they hold no `~`).
 pub(super) type Tokens<'s> = Vec<Cow<'s, str>>;
 
-/// The tokens of `pointer`, or `None` when it is not a JSON Pointer.
-pub(super) fn parse_pointer(pointer: &str) -> Option<Tokens<'_>> {
+/// Parses `pointer` into `out` (cleared first: one buffer serves every operation of a patch);
+/// `false` when it is not a JSON Pointer.
+pub(super) fn parse_pointer<'s>(pointer: &'s str, out: &mut Tokens<'s>) -> bool {
+    out.clear();
     if pointer.is_empty() {
-        return Some(Vec::new());
+        return true;
     }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .map(unescape)
-        .collect()
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return false;
+    };
+    for token in rest.split('/') {
+        match unescape(token) {
+            Some(t) => out.push(t),
+            None => return false,
+        }
+    }
+    true
 }
 
 fn unescape(token: &str) -> Option<Cow<'_, str>> {

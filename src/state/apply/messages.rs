@@ -27,7 +27,14 @@ impl Store {
 
     /// The index of message `id` in task `t`.
     pub(crate) fn message_of(&self, t: usize, id: &str) -> Option<usize> {
-        self.tasks.get(t)?.message_index.get(id).copied()
+        let slot = self.tasks.get(t)?;
+        let last = slot.last_message.get();
+        if slot.view.messages.get(last).is_some_and(|m| m.id == id) {
+            return Some(last);
+        }
+        let i = *slot.message_index.get(id)?;
+        slot.last_message.set(i);
+        Some(i)
     }
 
     /// Appends `m` to task `t` (within `maxMessagesPerTask`); its index.
@@ -59,6 +66,7 @@ impl Store {
         }
         let i = slot.view.messages.len();
         slot.message_index.insert(m.id.clone(), i);
+        slot.last_message.set(usize::MAX);
         slot.view.messages.push(m);
         Some(i)
     }
@@ -69,6 +77,7 @@ impl Store {
             return;
         };
         slot.message_index.clear();
+        slot.last_message.set(usize::MAX);
         let mut answer = String::new();
         for (i, m) in slot.view.messages.iter().enumerate() {
             slot.message_index.insert(m.id.clone(), i);
@@ -383,8 +392,8 @@ impl Store {
         let has_reasoning = incoming
             .iter()
             .any(|(m, _)| m.role == MessageRole::Reasoning);
-        let mut by_id: std::collections::HashMap<String, (Message, &Value<'_>)> =
-            std::collections::HashMap::with_capacity(incoming.len());
+        let mut by_id: crate::hash::FastMap<String, (Message, &Value<'_>)> =
+            crate::hash::FastMap::with_capacity_and_hasher(incoming.len(), Default::default());
         let mut order = Vec::with_capacity(incoming.len());
         for (m, v) in incoming {
             order.push(m.id.clone());

@@ -109,10 +109,8 @@ impl Store {
         // Applied: it changed the state, or it is a chunk admitted (applied, or held until its
         // predecessors arrive),
         // or it carries no state (internal and unknown kinds are delivered as they come).
-        let applied = self.state_changes() != changes
-            || self.admitted
-            || matches!(ev, AgentEvent::Unknown(_))
-            || ev.kind().starts_with("internal:");
+        let applied =
+            self.state_changes() != changes || self.admitted || super::replay::is_stateless(ev);
         if applied {
             self.events_applied += 1;
         }

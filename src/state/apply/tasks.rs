@@ -226,7 +226,7 @@ impl Store {
                 }
             }
         } else {
-            let mut known: std::collections::HashSet<String> = list.iter().cloned().collect();
+            let mut known: crate::hash::FastSet<String> = list.iter().cloned().collect();
             for &id in ids {
                 if !known.contains(id) {
                     if list.len() >= max {

@@ -82,3 +82,39 @@ fn task_complete_without_content_makes_the_answer_final() {
         );
     }
 }
+
+#[test]
+fn deltas_find_their_message_after_the_messages_move() {
+    // `message_of` tries the message the last lookup found first (a hint checked by id): a
+    // snapshot that reorders the messages, or one inserted before, must not send a delta to
+    // whatever message sits at the old position now.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"message-start","taskId":"t","messageId":"m0","role":"user"}"#,
+            r#"{"kind":"message-start","taskId":"t","messageId":"m2","role":"assistant"}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"m2","delta":"a"}"#,
+            r#"{"kind":"messages-snapshot","taskId":"t","messages":[{"id":"m2","role":"assistant","content":"a"},{"id":"m1","role":"user","content":"hi"}]}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"m2","delta":"b"}"#,
+            r#"{"kind":"message-start","taskId":"t","messageId":"m3","role":"assistant"}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"m3","delta":"x"}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"m2","delta":"c"}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"m3","delta":"y"}"#,
+        ]),
+    );
+    let texts: Vec<(String, String)> = s
+        .task("t")
+        .map(|t| {
+            t.messages
+                .iter()
+                .map(|m| (m.id.clone(), m.content.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let want = [("m2", "abc"), ("m1", "hi"), ("m3", "xy")];
+    assert_eq!(
+        texts,
+        want.map(|(i, c)| (i.to_owned(), c.to_owned())).to_vec()
+    );
+}

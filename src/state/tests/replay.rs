@@ -143,3 +143,50 @@ fn a_replay_after_the_end_counts_as_duplicates_not_errors() {
     assert_eq!(s.task("u").map(|t| t.thoughts.len()), Some(1));
     assert_eq!(s.task("t").map(|t| t.thoughts.len()), Some(1));
 }
+
+#[test]
+fn stateless_events_are_told_by_variant_exactly_the_internal_and_unknown_kinds() {
+    // `is_stateless` names the `internal:` variants one by one (no string comparison per
+    // event): every kind must agree with its name, or a new internal kind would lose its
+    // replay detection.
+    let mut internal = 0;
+    for kind in crate::events::KINDS {
+        let json = ev(&format!(
+            r#"{{"kind":"{kind}","taskId":"t","iteration":1,"state":{{}},"toolName":"x","toolCallId":"c","success":true,"reasoning":"r","stage":"pre-llm"}}"#
+        ));
+        let cx = EventContext {
+            sse_type: "message",
+            event_id: "",
+            position: 0,
+        };
+        let Some(e) = decode_event(&json, &cx, &mut Vec::new()) else {
+            continue;
+        };
+        if e.kind() != *kind {
+            continue;
+        }
+        let is_internal = kind.starts_with("internal:");
+        internal += usize::from(is_internal);
+        assert_eq!(
+            crate::state::replay::is_stateless(&e),
+            is_internal,
+            "{kind}"
+        );
+    }
+    let expected = crate::events::KINDS
+        .iter()
+        .filter(|k| k.starts_with("internal:"))
+        .count();
+    assert_eq!(
+        internal, expected,
+        "every internal kind decoded and checked"
+    );
+    let unknown = ev(r#"{"kind":"internal:not-yet","taskId":"t"}"#);
+    let cx = EventContext {
+        sse_type: "message",
+        event_id: "",
+        position: 0,
+    };
+    let e = decode_event(&unknown, &cx, &mut Vec::new());
+    assert!(e.is_some_and(|e| crate::state::replay::is_stateless(&e)));
+}
