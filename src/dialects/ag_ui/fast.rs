@@ -16,6 +16,9 @@ use crate::events::fast::Cursor;
 use crate::json::{plain_run, Value};
 use std::borrow::Cow;
 
+/// Where the type's name starts in a compact event (after `{"type":"`).
+pub(crate) const TYPE_AT: usize = r#"{"type":""#.len();
+
 const HEAD: &str = r#"{"type":"TEXT_MESSAGE_CONTENT","timestamp":"#;
 const OWNER: &str = r#","subagentRunId":""#;
 const OWNER_END: &str = r#"""#;
@@ -52,12 +55,8 @@ pub(crate) struct TextContent<'a> {
 /// (the general path reads it).
 pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
-    let reasoning = if c.lit(HEAD).is_some() {
-        false
-    } else {
-        c.lit(REASONING_HEAD)?;
-        true
-    };
+    let reasoning = data.as_bytes().get(TYPE_AT) == Some(&b'R');
+    c.lit(if reasoning { REASONING_HEAD } else { HEAD })?;
     let timestamp_ms = c.safe_integer()?;
     let owner = subagent(&mut c)?;
     c.lit(MESSAGE)?;
@@ -220,18 +219,20 @@ mod tests {
         data.replacen('{', "{ ", 1)
     }
 
-    #[test]
-    fn the_fast_path_gives_what_the_general_path_gives() {
-        let c = |extra: &str, id: &str, delta: &str| {
-            format!(
-                r#"{{"type":"TEXT_MESSAGE_CONTENT","timestamp":1762425000565{extra},"messageId":"{id}","delta":"{delta}"}}"#
-            )
-        };
+    /// A compact `TEXT_MESSAGE_CONTENT` (`extra`: members between `timestamp` and `messageId`).
+    fn c(extra: &str, id: &str, delta: &str) -> String {
+        format!(
+            r#"{{"type":"TEXT_MESSAGE_CONTENT","timestamp":1762425000565{extra},"messageId":"{id}","delta":"{delta}"}}"#
+        )
+    }
+
+    /// Text and reasoning content events in every situation the fast readers must get right.
+    fn text_stream() -> Vec<String> {
         let sub = r#","subagentRunId":"sub-1""#;
         let r = |extra: &str, id: &str, delta: &str| {
             c(extra, id, delta).replacen("TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", 1)
         };
-        let stream: Vec<String> = vec![
+        vec![
             // before any run: an order error
             c("", "m1", "early"),
             r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
@@ -248,6 +249,12 @@ mod tests {
             c("", "m1", r"a\ud83d"),
             c("", "m1", r"\ude00b"),
             c("", "m1", "\u{FFFD} literal"),
+            // a high half, then a plain delta (U+FFFD first), an escaped one, the message's end
+            c("", "m1", r"c\ud83d"),
+            c("", "m1", "plain after a high half"),
+            c("", "m1", r"d\ud83d"),
+            c("", "m1", r#"esc\"aped after a high half"#),
+            c("", "m1", r"e\ud83d"),
             // another owner than the opener; an unknown sub-agent
             c(sub, "m1", "wrong owner"),
             r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000002,"subagentRunId":"sub-1","name":"helper"}"#.into(),
@@ -274,6 +281,17 @@ mod tests {
             r(sub, "th2", "the sub-agent thinks"),
             r("", "th2", "no owner"),
             r#"{"type":"REASONING_MESSAGE_END","timestamp":1762425000005,"subagentRunId":"sub-1","messageId":"th2"}"#.into(),
+            // a reasoning message a messages snapshot turns into a closed assistant message,
+            // then reopened as text: its content still joins the thought (a lookup the direct
+            // path must not skip)
+            r#"{"type":"REASONING_MESSAGE_START","timestamp":1762425000005,"messageId":"th3","role":"reasoning"}"#.into(),
+            r("", "th3", "thinking "),
+            r#"{"type":"MESSAGES_SNAPSHOT","timestamp":1762425000005,"messages":[{"id":"th3","role":"assistant","content":"x"}]}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_START","timestamp":1762425000005,"messageId":"th3","role":"assistant"}"#.into(),
+            c("", "th3", "then text"),
+            r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000005,"messageId":"th3"}"#.into(),
+            // a timestamp past year 9999 (clamped: not a valid one)
+            c("", "m1", "far future").replace("1762425000565", "999999999999999"),
             // an open chunk lane is closed first
             r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
             c("", "m1", "after a chunk"),
@@ -281,7 +299,12 @@ mod tests {
             c("", "m1", "after its end"),
             r#"{"type":"RUN_FINISHED","timestamp":1762425000008,"threadId":"t1","runId":"r1"}"#.into(),
             c("", "m2", "after the run"),
-        ];
+        ]
+    }
+
+    #[test]
+    fn the_fast_path_gives_what_the_general_path_gives() {
+        let stream = text_stream();
         let mut fast = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
         let mut general = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
         let mut taken = 0;
@@ -355,6 +378,47 @@ mod tests {
         ] {
             assert!(super::text_content(&data).is_none(), "{data}");
         }
+    }
+
+    #[test]
+    fn the_direct_text_content_gives_what_the_general_path_gives() {
+        let stream = text_stream();
+        // The general path gets the same text with `type` and `timestamp` swapped (same length:
+        // the same byte offsets in messages), which the direct readers refuse.
+        let swap = |e: &String| {
+            let (head, rest) = e.split_once(r#","timestamp":"#).unwrap_or((e, ""));
+            let Some(ty) = head.strip_prefix(r#"{"type":"#) else {
+                return e.clone();
+            };
+            let (ts, rest) = rest.split_at(rest.find([',', '}']).unwrap_or(rest.len()));
+            format!(r#"{{"timestamp":{ts},"type":{ty}{rest}"#)
+        };
+        let general: Vec<String> = stream.iter().map(swap).collect();
+        assert!(general.iter().all(|e| super::text_content(e).is_none()));
+        let (a, b) = (session_of(&stream), session_of(&general));
+        assert_eq!(a.2, b.2, "applied events");
+        // (The state and diagnostics quote the events: the general path's text swapped back.)
+        let back = |d: &String| {
+            let mut d = d.clone();
+            for (e, g) in stream.iter().zip(&general) {
+                d = d.replace(&g.replace('"', "\\\""), &e.replace('"', "\\\""));
+            }
+            d
+        };
+        assert_eq!(a.0, back(&b.0), "state");
+        assert_eq!(a.1, b.1.iter().map(back).collect::<Vec<_>>(), "diagnostics");
+        // The direct path was taken where it may be.
+        let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
+        let (mut out, mut took) = (Output::default(), 0);
+        for (i, e) in stream.iter().enumerate() {
+            let mut iso = [0; 24];
+            if d.direct(e, &mut iso).is_some() {
+                took += 1;
+                continue;
+            }
+            d.decode(e, "", i as u64, &mut out);
+        }
+        assert!(took >= 10, "direct {took}");
     }
 
     /// Feeds `events` as SSE to an AG-UI session; returns the state, the diagnostics and the

@@ -311,33 +311,32 @@ impl AgUiDecoder {
         self.bound();
     }
 
-    /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (see [`fast`]), applied
-    /// when the general path would
-    /// give the same output and no diagnostic; `false` (nothing produced) otherwise.
-    pub(crate) fn text_content_fast(
-        &mut self,
-        e: &fast::TextContent<'_>,
+    /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (see
+    /// [`fast::text_content`]) as the canonical `message-delta` the general path would give
+    /// with no diagnostic (an active run, no open chunk lane, a known sub-agent, an open message
+    /// of the same kind and owner, a valid timestamp), built directly, the decoder's state moved
+    /// on as the general path moves it; `None` (nothing changed) otherwise.
+    pub(crate) fn text_content_direct<'s>(
+        &'s mut self,
+        e: fast::TextContent<'s>,
         clock: &mut Clock,
-        sink: &mut Sink<'_>,
-    ) -> bool {
-        if self.phase != Phase::Active || self.thread.is_none() || self.run.is_none() {
-            return false;
-        }
-        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
-            return false;
-        }
-        // The general path first closes the owner's open chunk lane (which emits events).
-        if self.lanes.contains(e.owner.unwrap_or_default()) {
-            return false;
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        if !self.direct_allowed(e.owner) {
+            return None;
         }
         // (Fields borrowed apart: one lookup of the message serves the check and its task.)
         let AgUiDecoder {
             thread,
+            run,
             messages,
             surrogates,
             reasoning,
             ..
         } = self;
+        let (Some(thread), Some(_)) = (thread.as_deref(), run.as_deref()) else {
+            return None;
+        };
         let task = match messages.get(e.message_id) {
             Some(m)
                 if m.open
@@ -346,19 +345,39 @@ impl AgUiDecoder {
             {
                 m.task.as_str()
             }
-            _ => return false,
+            _ => return None,
         };
-        let mut iso = [0; 24];
-        let (ts, ts_valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, &mut iso);
-        // (As `joined_delta`.)
-        let delta = surrogates.join(e.message_id, &e.delta, sink.raw);
-        if let Some(r) = reasoning.get_mut(e.message_id) {
-            r.push_str(&delta);
+        let (ts, valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        if !valid {
+            return None; // (nothing changed: the clock keeps only valid timestamps)
         }
-        let thread = thread.as_deref().unwrap_or_default();
-        sink.message_delta_valid(thread, task, e.message_id, &delta, ts, ts_valid);
-        self.bound();
-        true
+        // (As `joined_delta`. The fast reader takes no `\u` escape, so the event's text holds
+        // no surrogate half: a pending high half of this message becomes U+FFFD, as
+        // `Surrogates::join` makes it when no low half follows.)
+        let mut delta = e.delta;
+        if surrogates.take(e.message_id) {
+            delta = std::borrow::Cow::Owned(format!("\u{FFFD}{delta}"));
+        }
+        // (No lookup while no reasoning message is open: the common case.)
+        if reasoning.len() > 0 {
+            if let Some(r) = reasoning.get_mut(e.message_id) {
+                r.push_str(&delta);
+            }
+        }
+        use std::borrow::Cow::Borrowed;
+        Some(crate::events::AgentEvent::MessageDelta(
+            crate::events::MessageDelta {
+                context_id: Borrowed(thread),
+                task_id: Borrowed(task),
+                message_id: Borrowed(e.message_id),
+                delta,
+                part_id: None,
+                part_type: None,
+                part_members: None,
+                timestamp: Borrowed(ts),
+                extra: Vec::new(),
+            },
+        ))
     }
 
     /// Whether a compact event of `owner` (its `subagentRunId`) may take a direct path: an
