@@ -482,11 +482,28 @@ impl Sink<'_> {
 pub(crate) struct Clock {
     /// Set by the embedder (wall clock in the browser); otherwise the last event's time is used.
     pub now_ms: Option<i64>,
-    last: Option<String>,
-    /// The day of the latest [`Clock::stamp_ms`]: (days since the epoch, its
-    /// `YYYY-MM-DD` text, whether timestamps of that day are valid). A stream's events share
-    /// their day: the civil date and its check are computed once per day, not per event.
-    day: Option<(i64, [u8; 10], bool)>,
+    last: Option<Last>,
+    /// The second of the latest [`Clock::stamp_ms`]: a stream's events mostly share their
+    /// second with the one before (about 50 events a second in a typical AG-UI stream), so
+    /// the date, the time and their check are computed once per second, not per event.
+    second: Option<Second>,
+}
+
+/// The stream's last valid timestamp: as sent, or as milliseconds (written when asked).
+#[derive(Debug, Clone)]
+enum Last {
+    Text(String),
+    Ms(i64),
+}
+
+/// A second's text and whether it is a valid timestamp.
+#[derive(Debug, Clone, Copy)]
+struct Second {
+    /// Its first millisecond (clamped to years 1..=9999).
+    start: i64,
+    /// `YYYY-MM-DDTHH:MM:SS.000Z`.
+    text: [u8; 24],
+    valid: bool,
 }
 
 /// The timestamp used when neither the event, the stream nor the embedder gave one.
@@ -499,18 +516,18 @@ impl Clock {
     pub(crate) fn stamp(&mut self, own: Option<&str>) -> String {
         if let Some(ts) = own {
             if crate::events::timestamp::is_valid(ts) {
-                self.last = Some(ts.to_owned());
+                self.last = Some(Last::Text(ts.to_owned()));
             }
             return ts.to_owned();
         }
         if let Some(ms) = self.now_ms {
             return iso_from_ms(ms);
         }
-        self.last.clone().unwrap_or_else(|| EPOCH.to_owned())
+        self.stream_last().unwrap_or_else(|| EPOCH.to_owned())
     }
 
     /// [`Clock::stamp`] of an event's own timestamp given in milliseconds (written into `buf`;
-    /// no allocation unless it is the stream's first valid one).
+    /// no allocation).
     pub(crate) fn stamp_ms<'b>(&mut self, ms: i64, buf: &'b mut [u8; 24]) -> &'b str {
         self.stamp_ms_checked(ms, buf).0
     }
@@ -521,35 +538,40 @@ impl Clock {
         ms: i64,
         buf: &'b mut [u8; 24],
     ) -> (&'b str, bool) {
-        let (days, rem) = day_and_rest(ms);
-        let (date, valid) = match self.day {
-            Some((d, date, valid)) if d == days => (date, valid),
+        let ms = clamp_ms(ms);
+        let second = match self.second {
+            Some(s) if (s.start..s.start + 1000).contains(&ms) => s,
             _ => {
-                // The validity of the whole text depends on its date only: the time of day
-                // written from `rem` is always a valid one.
-                let date = date_bytes(days);
-                *buf = *b"0000-00-00T00:00:00.000Z";
-                buf[..10].copy_from_slice(&date);
-                let valid = std::str::from_utf8(buf).is_ok_and(crate::events::timestamp::is_valid);
-                self.day = Some((days, date, valid));
-                (date, valid)
+                let start = ms - ms.rem_euclid(1000);
+                let text = iso_bytes(start);
+                // (Only ASCII digits and separators: always UTF-8.) The validity of the text
+                // depends on its date only: any time of day written is a valid one.
+                let valid =
+                    std::str::from_utf8(&text).is_ok_and(crate::events::timestamp::is_valid);
+                let s = Second { start, text, valid };
+                self.second = Some(s);
+                s
             }
         };
-        *buf = *b"0000-00-00T00:00:00.000Z";
-        buf[..10].copy_from_slice(&date);
-        time_bytes(buf, rem);
-        // Only ASCII digits and separators: always UTF-8.
+        *buf = second.text;
+        // The milliseconds, below 1000.
+        let m = (ms - second.start) as u32;
+        buf[20] = b'0' + (m / 100) as u8;
+        buf[21] = b'0' + (m / 10 % 10) as u8;
+        buf[22] = b'0' + (m % 10) as u8;
         let ts = std::str::from_utf8(buf).unwrap_or(EPOCH);
-        if valid {
-            match &mut self.last {
-                Some(last) => {
-                    last.clear();
-                    last.push_str(ts);
-                }
-                None => self.last = Some(ts.to_owned()),
-            }
+        if second.valid {
+            self.last = Some(Last::Ms(ms));
         }
-        (ts, valid)
+        (ts, second.valid)
+    }
+
+    /// The stream's last valid timestamp.
+    fn stream_last(&self) -> Option<String> {
+        match self.last.as_ref()? {
+            Last::Text(ts) => Some(ts.clone()),
+            Last::Ms(ms) => Some(iso_from_ms(*ms)),
+        }
     }
 
     /// The stream's own time (its last valid timestamp), else the embedder's clock, else the
@@ -557,8 +579,8 @@ impl Clock {
     /// stream's timeline even when the server's clock is not the browser's (request expiry is
     /// measured on that timeline).
     pub(crate) fn stream_now(&self) -> String {
-        match (&self.last, self.now_ms) {
-            (Some(ts), _) => ts.clone(),
+        match (self.stream_last(), self.now_ms) {
+            (Some(ts), _) => ts,
             (None, Some(ms)) => iso_from_ms(ms),
             (None, None) => EPOCH.to_owned(),
         }
@@ -580,9 +602,14 @@ fn iso_bytes(ms: i64) -> [u8; 24] {
     b
 }
 
+/// `ms` within years 1..=9999.
+fn clamp_ms(ms: i64) -> i64 {
+    ms.clamp(-62_135_596_800_000, 253_402_300_799_999)
+}
+
 /// Days since the epoch and milliseconds into that day (years 1..=9999: clamped).
 fn day_and_rest(ms: i64) -> (i64, i64) {
-    let ms = ms.clamp(-62_135_596_800_000, 253_402_300_799_999); // years 1..=9999
+    let ms = clamp_ms(ms);
     (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000))
 }
 
@@ -730,6 +757,44 @@ mod tests {
             redacted(&v, 0).to_json(),
             r#"{"user":"u","api_key":"[redacted]","nested":{"Password":"[redacted]","list":[{"token_id":"[redacted]"}]}}"#
         );
+    }
+
+    #[test]
+    fn stamps_in_milliseconds_match_the_text_of_each_instant() {
+        // Within a second, across seconds, days and years, before the epoch and at the clamps.
+        let mut ms = vec![
+            0,
+            1,
+            999,
+            1000,
+            1762425000565,
+            1762425000999,
+            1762425001000,
+            1762425001001,
+            1762425000000,
+            86_399_999,
+            86_400_000,
+            -1,
+            -1000,
+            -1001,
+            951_782_400_000, // 2000-02-29
+            253_402_300_799_999,
+            999_999_999_999_999,
+            -62_135_596_800_000,
+            -99_999_999_999_999,
+        ];
+        ms.extend((0..3000).map(|i| 1762425000000 + i * 7));
+        let mut c = Clock::default();
+        for &m in &ms {
+            let mut buf = [0; 24];
+            let (ts, valid) = c.stamp_ms_checked(m, &mut buf);
+            let want = iso_from_ms(m);
+            assert_eq!(ts, want, "{m}");
+            assert_eq!(valid, crate::events::timestamp::is_valid(&want), "{m}");
+            if valid {
+                assert_eq!(c.stream_now(), want, "{m}");
+            }
+        }
     }
 
     #[test]

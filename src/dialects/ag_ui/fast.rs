@@ -28,14 +28,31 @@ const TAIL: &str = r#""}"#;
 
 const REASONING_HEAD: &str = r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":"#;
 
+/// Consumes `lit` if the text at the cursor continues with it. (Compared eight bytes at a
+/// time: in the size-optimised wasm build a slice comparison is a call of a byte loop.)
+fn lit(c: &mut Cursor<'_>, lit: &str) -> Option<()> {
+    let want = lit.as_bytes();
+    let have = c.rest().get(..want.len())?;
+    let (mut a, mut b) = (have.chunks_exact(8), want.chunks_exact(8));
+    let words = (&mut a).zip(&mut b).all(|(x, y)| word(x) == word(y));
+    let rest = a.remainder().iter().zip(b.remainder()).all(|(x, y)| x == y);
+    (words && rest).then(|| c.pos += want.len())
+}
+
+/// Eight bytes as one number.
+#[inline(always)]
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or_default())
+}
+
 /// An optional `,"subagentRunId":"…"` (no escapes): `Some(None)` when absent, `None` when
 /// present but not plain.
 fn subagent<'a>(c: &mut Cursor<'a>) -> Option<Option<&'a str>> {
-    if c.lit(OWNER).is_none() {
+    if lit(c, OWNER).is_none() {
         return Some(None);
     }
     let o = c.plain_string()?;
-    c.lit(OWNER_END)?;
+    lit(c, OWNER_END)?;
     Some(Some(o))
 }
 
@@ -56,12 +73,12 @@ pub(crate) struct TextContent<'a> {
 pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
     let reasoning = data.as_bytes().get(TYPE_AT) == Some(&b'R');
-    c.lit(if reasoning { REASONING_HEAD } else { HEAD })?;
+    lit(&mut c, if reasoning { REASONING_HEAD } else { HEAD })?;
     let timestamp_ms = c.safe_integer()?;
     let owner = subagent(&mut c)?;
-    c.lit(MESSAGE)?;
+    lit(&mut c, MESSAGE)?;
     let message_id = c.plain_string()?;
-    c.lit(DELTA)?;
+    lit(&mut c, DELTA)?;
     let at = c.pos;
     let delta = match c.plain_string() {
         Some(d) => Cow::Borrowed(d),
@@ -70,7 +87,7 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
             escaped_string(&mut c)?
         }
     };
-    c.lit(TAIL)?;
+    lit(&mut c, TAIL)?;
     (c.pos == data.len()).then_some(TextContent {
         reasoning,
         timestamp_ms,
@@ -123,10 +140,10 @@ pub(crate) struct StateDelta<'a> {
 /// when the whole event and the canonical event parse.
 pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
-    c.lit(STATE_HEAD)?;
+    lit(&mut c, STATE_HEAD)?;
     let timestamp_ms = c.safe_integer()?;
     let owner = subagent(&mut c)?;
-    c.lit(STATE_DELTA)?;
+    lit(&mut c, STATE_DELTA)?;
     let body = data.strip_suffix('}')?.get(c.pos..)?;
     let patch = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
     (patch.as_array().is_some() && written_as_is(&patch)).then_some(StateDelta {
@@ -166,27 +183,27 @@ pub(crate) struct ActivitySnapshot<'a> {
 /// exactly when the canonical event parses (and then the AG-UI event does too).
 pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
     let mut c = Cursor { text: data, pos: 0 };
-    c.lit(ACTIVITY_HEAD)?;
+    lit(&mut c, ACTIVITY_HEAD)?;
     let timestamp_ms = c.safe_integer()?;
     let owner = subagent(&mut c)?;
-    c.lit(MESSAGE)?;
+    lit(&mut c, MESSAGE)?;
     let message_id = c.plain_string()?;
-    c.lit(ACTIVITY_TYPE)?;
+    lit(&mut c, ACTIVITY_TYPE)?;
     let activity_type = c.plain_string()?;
-    let replace = if c.lit(ACTIVITY_REPLACE).is_some() {
-        let r = if c.lit("true").is_some() {
+    let replace = if lit(&mut c, ACTIVITY_REPLACE).is_some() {
+        let r = if lit(&mut c, "true").is_some() {
             true
         } else {
-            c.lit("false")?;
+            lit(&mut c, "false")?;
             false
         };
-        c.lit(",")?;
+        lit(&mut c, ",")?;
         Some(r)
     } else {
-        c.lit(r#"","#)?;
+        lit(&mut c, r#"","#)?;
         None
     };
-    c.lit(ACTIVITY_CONTENT)?;
+    lit(&mut c, ACTIVITY_CONTENT)?;
     let body = data.strip_suffix('}')?.get(c.pos..)?;
     let content = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 2).ok()?;
     (content.as_object().is_some() && written_as_is(&content)).then_some(ActivitySnapshot {
