@@ -48,7 +48,8 @@ fn word(b: &[u8]) -> u64 {
 /// An optional `,"subagentRunId":"…"` (no escapes): `Some(None)` when absent, `None` when
 /// present but not plain.
 fn subagent<'a>(c: &mut Cursor<'a>) -> Option<Option<&'a str>> {
-    if lit(c, OWNER).is_none() {
+    // (`,"m…` or `,"a…` follows when it is absent: one byte tells.)
+    if c.rest().get(2) != Some(&b's') || lit(c, OWNER).is_none() {
         return Some(None);
     }
     let o = c.plain_string()?;

@@ -34,6 +34,7 @@ use super::emit::{as_count, get_str, Clock, Obj, Sink};
 use super::table::Table;
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
+use schema::Ty;
 
 /// Ids remembered per table before the oldest are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -135,7 +136,9 @@ pub(crate) struct Cx<'c> {
     pub task: &'c str,
     /// The `subagentRunId`, when given.
     pub owner: Option<&'c str>,
-    /// The AG-UI type.
+    /// The AG-UI type (a legacy one: the type it is read as).
+    pub t: Ty,
+    /// Its name.
     pub ty: &'c str,
     pub ts: &'c str,
     /// The event's data as received (for the surrogate check).
@@ -151,7 +154,7 @@ impl Cx<'_> {
 
 /// Whether `ty` is an AG-UI 1.0 event type (or a legacy `THINKING_*` one).
 pub(crate) fn is_event_type(ty: &str) -> bool {
-    schema::EVENT_TYPES.contains(&ty) || schema::LEGACY_TYPES.contains(&ty)
+    Ty::parse(ty).is_some()
 }
 
 impl AgUiDecoder {
@@ -208,7 +211,7 @@ impl AgUiDecoder {
             return;
         };
         sink.kind = Some(ty.to_owned());
-        if !is_event_type(ty) {
+        let Some(t) = Ty::parse(ty) else {
             sink.warn(
                 DiagCode::InvalidEnum,
                 format!("unknown AG-UI event type {ty}: delivered as ag-ui:{ty}, not applied"),
@@ -222,8 +225,8 @@ impl AgUiDecoder {
                 v,
             ));
             return;
-        }
-        if !schema::check(ty, v, sink) {
+        };
+        if !schema::check(t, v, sink) {
             return;
         }
         let mut iso = [0; 24];
@@ -235,19 +238,23 @@ impl AgUiDecoder {
                 &stamped
             }
         };
-        if let Some(legacy) = self.legacy_type(ty) {
+        if let Some(legacy) = t.legacy() {
             return self.decode_legacy(legacy, v, ts, sink);
         }
-        if !self.check_run_order(ty, v, sink) {
+        if !self.check_run_order(t, v, sink) {
             return;
         }
-        if ty == "RUN_STARTED" {
+        if t == Ty::RunStarted {
             return self.run_started(v, ts, sink);
         }
         let (Some(thread), Some(run)) = (self.thread.clone(), self.run.clone()) else {
             return;
         };
-        let owner = get_str(Some(v), "subagentRunId").filter(|_| !ty.starts_with("SUBAGENT_"));
+        let subagent_event = matches!(
+            t,
+            Ty::SubagentStarted | Ty::SubagentFinished | Ty::SubagentError
+        );
+        let owner = get_str(Some(v), "subagentRunId").filter(|_| !subagent_event);
         let task = match owner {
             Some(o) if self.subagents.contains(o) => o.to_owned(),
             Some(o) => {
@@ -266,47 +273,55 @@ impl AgUiDecoder {
             run: &run,
             task: &task,
             owner,
+            t,
             ty,
             ts,
             raw: sink.raw,
         };
         self.close_lane_for(&cx, sink);
-        match ty {
-            "RUN_FINISHED" => self.run_finished(&cx, v, sink),
-            "RUN_ERROR" => self.run_error(&cx, v, sink),
-            "STEP_STARTED" | "STEP_FINISHED" => self.step(&cx, v, sink),
-            "SUBAGENT_STARTED" => self.subagent_started(&cx, v, sink),
-            "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => self.subagent_ended(&cx, v, sink),
-            "TEXT_MESSAGE_START" => self.text_start(&cx, v, sink),
-            "TEXT_MESSAGE_CONTENT" => self.text_content(&cx, v, sink),
-            "TEXT_MESSAGE_END" => self.text_end(&cx, v, sink),
-            "TEXT_MESSAGE_CHUNK" => self.text_chunk(&cx, v, sink),
-            "REASONING_MESSAGE_START" => self.reasoning_start(&cx, v, sink),
-            "REASONING_MESSAGE_CONTENT" => self.reasoning_content(&cx, v, sink),
-            "REASONING_MESSAGE_END" => self.reasoning_end(&cx, v, sink),
-            "REASONING_MESSAGE_CHUNK" => self.reasoning_chunk(&cx, v, sink),
-            "REASONING_START" | "REASONING_END" => self.reasoning_span(&cx, v, sink),
-            "REASONING_ENCRYPTED_VALUE" => self.encrypted_value(&cx, v, sink),
-            "TOOL_CALL_START" => self.tool_start(&cx, v, sink),
-            "TOOL_CALL_ARGS" => self.tool_args(&cx, v, sink),
-            "TOOL_CALL_END" => self.tool_end(&cx, v, sink),
-            "TOOL_CALL_CHUNK" => self.tool_chunk(&cx, v, sink),
-            "TOOL_CALL_RESULT" => self.tool_result(&cx, v, sink),
-            "STATE_SNAPSHOT" => {
+        match t {
+            Ty::RunFinished => self.run_finished(&cx, v, sink),
+            Ty::RunError => self.run_error(&cx, v, sink),
+            Ty::StepStarted | Ty::StepFinished => self.step(&cx, v, sink),
+            Ty::SubagentStarted => self.subagent_started(&cx, v, sink),
+            Ty::SubagentFinished | Ty::SubagentError => self.subagent_ended(&cx, v, sink),
+            Ty::TextMessageStart => self.text_start(&cx, v, sink),
+            Ty::TextMessageContent => self.text_content(&cx, v, sink),
+            Ty::TextMessageEnd => self.text_end(&cx, v, sink),
+            Ty::TextMessageChunk => self.text_chunk(&cx, v, sink),
+            Ty::ReasoningMessageStart => self.reasoning_start(&cx, v, sink),
+            Ty::ReasoningMessageContent => self.reasoning_content(&cx, v, sink),
+            Ty::ReasoningMessageEnd => self.reasoning_end(&cx, v, sink),
+            Ty::ReasoningMessageChunk => self.reasoning_chunk(&cx, v, sink),
+            Ty::ReasoningStart | Ty::ReasoningEnd => self.reasoning_span(&cx, v, sink),
+            Ty::ReasoningEncryptedValue => self.encrypted_value(&cx, v, sink),
+            Ty::ToolCallStart => self.tool_start(&cx, v, sink),
+            Ty::ToolCallArgs => self.tool_args(&cx, v, sink),
+            Ty::ToolCallEnd => self.tool_end(&cx, v, sink),
+            Ty::ToolCallChunk => self.tool_chunk(&cx, v, sink),
+            Ty::ToolCallResult => self.tool_result(&cx, v, sink),
+            Ty::StateSnapshot => {
                 let mut e = cx.run_event("state-snapshot");
                 e.value("snapshot", v.get("snapshot").unwrap_or(&Value::Null));
                 e.str("timestamp", cx.ts);
                 sink.event(e.finish());
             }
-            "STATE_DELTA" => {
+            Ty::StateDelta => {
                 let mut e = cx.run_event("state-delta");
                 e.value("patch", v.get("delta").unwrap_or(&Value::Null));
                 e.str("timestamp", cx.ts);
                 sink.event(e.finish());
             }
-            "MESSAGES_SNAPSHOT" => self.messages_snapshot(&cx, v, sink),
-            "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => self.activity(&cx, v, sink),
-            _ => self.pass_through(&cx, v, sink),
+            Ty::MessagesSnapshot => self.messages_snapshot(&cx, v, sink),
+            Ty::ActivitySnapshot | Ty::ActivityDelta => self.activity(&cx, v, sink),
+            Ty::RunStarted
+            | Ty::Raw
+            | Ty::Custom
+            | Ty::ThinkingStart
+            | Ty::ThinkingEnd
+            | Ty::ThinkingTextMessageStart
+            | Ty::ThinkingTextMessageContent
+            | Ty::ThinkingTextMessageEnd => self.pass_through(&cx, v, sink),
         }
         self.bound();
     }
