@@ -359,7 +359,10 @@ impl DialectDecoder {
             // One look at the type's first letter picks the one reader that may take it.
             let clock = &mut self.clock;
             return match data.as_bytes().get(ag_ui::fast::TYPE_AT)? {
-                b'T' | b'R' => d.text_content_direct(ag_ui::fast::text_content(data)?, clock, iso),
+                b'T' | b'R' => match ag_ui::fast::text_content(data) {
+                    Some(e) => d.text_content_direct(e, clock, iso),
+                    None => d.simple_direct(ag_ui::fast::simple(data)?, clock, iso),
+                },
                 b'S' => d.state_delta_fast(ag_ui::fast::state_delta(data)?, clock, iso),
                 b'A' => d.activity_snapshot_fast(ag_ui::fast::activity_snapshot(data)?, clock, iso),
                 _ => None,

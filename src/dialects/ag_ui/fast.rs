@@ -12,6 +12,7 @@
 //! caller takes the general path. The unit test feeds every event to two decoders, one with the
 //! compact text and one with text the fast reader refuses, and compares their output.
 
+use super::Ty;
 use crate::events::fast::Cursor;
 use crate::json::{plain_run, Value};
 use std::borrow::Cow;
@@ -80,14 +81,7 @@ pub(crate) fn text_content(data: &str) -> Option<TextContent<'_>> {
     lit(&mut c, MESSAGE)?;
     let message_id = c.plain_string()?;
     lit(&mut c, DELTA)?;
-    let at = c.pos;
-    let delta = match c.plain_string() {
-        Some(d) => Cow::Borrowed(d),
-        None => {
-            c.pos = at; // (plain_string moved on to the escape)
-            escaped_string(&mut c)?
-        }
-    };
+    let delta = string_body(&mut c)?;
     lit(&mut c, TAIL)?;
     (c.pos == data.len()).then_some(TextContent {
         reasoning,
@@ -115,6 +109,101 @@ fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
     match crate::json::parse(c.text.get(start - 1..=c.pos)?).ok()? {
         Value::String(s) => Some(s),
         _ => None,
+    }
+}
+
+/// The compact events of one or two string members (after `type`, `timestamp` and an optional
+/// `subagentRunId`) that [`simple`] reads: the type, the text up to the timestamp, the text
+/// before the id, and the text before the second string (none: the id is the last member).
+const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
+    (
+        Ty::ReasoningMessageStart,
+        r#"{"type":"REASONING_MESSAGE_START","timestamp":"#,
+        MESSAGE,
+        Some(ROLE),
+    ),
+    (
+        Ty::ToolCallArgs,
+        r#"{"type":"TOOL_CALL_ARGS","timestamp":"#,
+        TOOL_CALL,
+        Some(DELTA),
+    ),
+    (
+        Ty::ToolCallEnd,
+        r#"{"type":"TOOL_CALL_END","timestamp":"#,
+        TOOL_CALL,
+        None,
+    ),
+    (
+        Ty::TextMessageStart,
+        r#"{"type":"TEXT_MESSAGE_START","timestamp":"#,
+        MESSAGE,
+        Some(ROLE),
+    ),
+    (
+        Ty::TextMessageEnd,
+        r#"{"type":"TEXT_MESSAGE_END","timestamp":"#,
+        MESSAGE,
+        None,
+    ),
+];
+
+const TOOL_CALL: &str = r#","toolCallId":""#;
+const ROLE: &str = r#"","role":""#;
+
+/// A compact event of [`SIMPLE`], borrowed from the event's text.
+pub(crate) struct Simple<'a> {
+    pub ty: Ty,
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `messageId` or `toolCallId` (no escapes).
+    pub id: &'a str,
+    /// `role` or `delta` (escapes other than `\u` unescaped), for the types that have one.
+    pub second: Option<Cow<'a, str>>,
+}
+
+/// Reads `data` as a compact event of [`SIMPLE`] (those members, in that order, nothing else),
+/// or `None` (the general path reads it).
+pub(crate) fn simple(data: &str) -> Option<Simple<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    let &(ty, head, id_key, second_key) = SIMPLE.iter().find(|(_, head, ..)| {
+        let mut probe = Cursor { text: data, pos: 0 };
+        lit(&mut probe, head).is_some()
+    })?;
+    c.pos = head.len();
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    lit(&mut c, id_key)?;
+    let id = c.plain_string()?;
+    let second = match second_key {
+        Some(key) => {
+            lit(&mut c, key)?;
+            Some(string_body(&mut c)?)
+        }
+        None => None,
+    };
+    lit(&mut c, TAIL)?;
+    (c.pos == data.len()).then_some(Simple {
+        ty,
+        timestamp_ms,
+        owner,
+        id,
+        second,
+    })
+}
+
+/// The body of a string whose opening quote was consumed: borrowed when it has no escape,
+/// else unescaped (no `\u`); the cursor stops at the closing quote.
+fn string_body<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
+    let at = c.pos;
+    match c.plain_string() {
+        Some(d) => Some(Cow::Borrowed(d)),
+        None => {
+            c.pos = at; // (plain_string moved on to the escape)
+            escaped_string(c)
+        }
     }
 }
 
@@ -398,11 +487,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_direct_text_content_gives_what_the_general_path_gives() {
-        let stream = text_stream();
-        // The general path gets the same text with `type` and `timestamp` swapped (same length:
-        // the same byte offsets in messages), which the direct readers refuse.
+    /// Feeds `stream` to a session, and the same events with `type` and `timestamp` swapped
+    /// (same length: the same byte offsets in messages; the direct readers refuse them) to
+    /// another, and checks both give the same state, diagnostics and applied events; returns
+    /// how many events a decoder took directly.
+    fn lockstep(stream: &[String]) -> usize {
         let swap = |e: &String| {
             let (head, rest) = e.split_once(r#","timestamp":"#).unwrap_or((e, ""));
             let Some(ty) = head.strip_prefix(r#"{"type":"#) else {
@@ -412,20 +501,25 @@ mod tests {
             format!(r#"{{"timestamp":{ts},"type":{ty}{rest}"#)
         };
         let general: Vec<String> = stream.iter().map(swap).collect();
-        assert!(general.iter().all(|e| super::text_content(e).is_none()));
-        let (a, b) = (session_of(&stream), session_of(&general));
+        let mut probe = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
+        for e in &general {
+            let mut iso = [0; 24];
+            assert!(probe.direct(e, &mut iso).is_none(), "{e}");
+        }
+        let (a, b) = (session_of(stream), session_of(&general));
         assert_eq!(a.2, b.2, "applied events");
         // (The state and diagnostics quote the events: the general path's text swapped back.)
         let back = |d: &String| {
             let mut d = d.clone();
             for (e, g) in stream.iter().zip(&general) {
-                d = d.replace(&g.replace('"', "\\\""), &e.replace('"', "\\\""));
+                let json = |t: &String| t.replace('\\', "\\\\").replace('"', "\\\"");
+                d = d.replace(&json(g), &json(e));
             }
             d
         };
         assert_eq!(a.0, back(&b.0), "state");
         assert_eq!(a.1, b.1.iter().map(back).collect::<Vec<_>>(), "diagnostics");
-        // The direct path was taken where it may be.
+        // How many the direct path took.
         let mut d = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
         let (mut out, mut took) = (Output::default(), 0);
         for (i, e) in stream.iter().enumerate() {
@@ -436,7 +530,158 @@ mod tests {
             }
             d.decode(e, "", i as u64, &mut out);
         }
+        took
+    }
+
+    #[test]
+    fn the_direct_text_content_gives_what_the_general_path_gives() {
+        let took = lockstep(&text_stream());
         assert!(took >= 10, "direct {took}");
+    }
+
+    #[test]
+    fn the_direct_simple_events_give_what_the_general_path_gives() {
+        let ev =
+            |ty: &str, rest: &str| format!(r#"{{"type":"{ty}","timestamp":1762425000100,{rest}}}"#);
+        let start = |id: &str, role: &str| {
+            ev(
+                "TEXT_MESSAGE_START",
+                &format!(r#""messageId":"{id}","role":"{role}""#),
+            )
+        };
+        let end = |id: &str| ev("TEXT_MESSAGE_END", &format!(r#""messageId":"{id}""#));
+        let think = |id: &str| {
+            ev(
+                "REASONING_MESSAGE_START",
+                &format!(r#""messageId":"{id}","role":"reasoning""#),
+            )
+        };
+        let think_end = |id: &str| ev("REASONING_MESSAGE_END", &format!(r#""messageId":"{id}""#));
+        let call = |id: &str| {
+            ev(
+                "TOOL_CALL_START",
+                &format!(r#""toolCallId":"{id}","toolCallName":"search""#),
+            )
+        };
+        let args = |id: &str, delta: &str| {
+            ev(
+                "TOOL_CALL_ARGS",
+                &format!(r#""toolCallId":"{id}","delta":"{delta}""#),
+            )
+        };
+        let call_end = |id: &str| ev("TOOL_CALL_END", &format!(r#""toolCallId":"{id}""#));
+        let sub = |e: String| {
+            e.replacen(
+                r#","messageId""#,
+                r#","subagentRunId":"sub-1","messageId""#,
+                1,
+            )
+            .replacen(
+                r#","toolCallId""#,
+                r#","subagentRunId":"sub-1","toolCallId""#,
+                1,
+            )
+        };
+        let stream: Vec<String> = vec![
+            // before any run
+            start("m0", "assistant"),
+            args("c0", "{}"),
+            r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+            // text messages: each role, an unknown one, a name, already open, ended twice
+            start("m1", "assistant"),
+            start("m1", "assistant"),
+            end("m1"),
+            end("m1"),
+            start("m1", "assistant"),
+            end("m1"),
+            start("m2", "user"),
+            end("m2"),
+            start("m3", "developer"),
+            start("m4", "system"),
+            start("m5", "tool"),
+            start("m6", "reasoning"),
+            start("m7", r#"assist\"ant"#),
+            ev("TEXT_MESSAGE_START", r#""messageId":"m8","role":"assistant","name":"bot""#),
+            ev("TEXT_MESSAGE_START", r#""messageId":"m9""#),
+            end("m3"),
+            end("m4"),
+            end("nobody"),
+            // a split surrogate pair left open at the end: U+FFFD first
+            c("", "m8", r"x\ud83d"),
+            end("m8"),
+            // an activity's id
+            ev("ACTIVITY_SNAPSHOT", r#""messageId":"a1","activityType":"p","content":{}"#),
+            start("a1", "assistant"),
+            // reasoning: started, a text end for it, its end, a start with another role
+            think("th1"),
+            think("th1"),
+            end("th1"),
+            r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":1762425000100,"messageId":"th1","delta":"hm"}"#.into(),
+            think_end("th1"),
+            ev("REASONING_MESSAGE_START", r#""messageId":"th2","role":"assistant""#),
+            // a reasoning message a snapshot closes as an assistant one, reopened as text and
+            // ended: its thought too (a second event: the general path's)
+            think("th3"),
+            ev("MESSAGES_SNAPSHOT", r#""messages":[{"id":"th3","role":"assistant","content":"x"}]"#),
+            start("th3", "assistant"),
+            end("th3"),
+            // tool calls: arguments before the start, escaped, split surrogates, after the end
+            args("c1", "{}"),
+            call("c1"),
+            args("c1", r#"{\"q\":\"a\\nb\"}"#),
+            args("c1", r"A"),
+            args("c1", r"x\ud83d"),
+            args("c1", "plain after a high half"),
+            args("c1", r"y\ud83d"),
+            call_end("c1"),
+            args("c1", "late"),
+            call_end("c1"),
+            call("c2"),
+            args("c2", ""),
+            call_end("c2"),
+            // a sub-agent: its messages and calls; another owner; an unknown sub-agent
+            ev("SUBAGENT_STARTED", r#""subagentRunId":"sub-1","name":"helper""#),
+            sub(start("s1", "assistant")),
+            end("s1"),
+            sub(end("s1")),
+            sub(think("s2")),
+            sub(call("s3")),
+            args("s3", "run's"),
+            sub(args("s3", "sub's")),
+            sub(call_end("s3")),
+            start("s4", "assistant").replacen(r#","messageId""#, r#","subagentRunId":"nobody","messageId""#, 1),
+            // a message of an earlier run reopened (the text goes to this run)
+            end("m9"),
+            r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#.into(),
+            r#"{"type":"RUN_STARTED","timestamp":1762425000300,"threadId":"t1","runId":"r2"}"#.into(),
+            start("m1", "assistant"),
+            end("m1"),
+            // an open chunk lane is closed first
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000301,"messageId":"k1","delta":"chunk"}"#.into(),
+            start("m10", "assistant"),
+            // a timestamp past year 9999
+            end("m10").replace("1762425000100", "999999999999999"),
+            ev("TOOL_CALL_END", r#""toolCallId":"c1","extra":1"#),
+            r#"{"type":"RUN_FINISHED","timestamp":1762425000400,"threadId":"t1","runId":"r2"}"#.into(),
+            end("m10"),
+        ];
+        let took = lockstep(&stream);
+        assert!(took >= 20, "direct {took}");
+        // The reader refuses other members, escapes in ids, `\u` escapes.
+        for refused in [
+            ev(
+                "TEXT_MESSAGE_START",
+                r#""messageId":"m","role":"assistant","name":"n""#,
+            ),
+            ev("TEXT_MESSAGE_END", r#""messageId":"m\u0031""#),
+            ev("TOOL_CALL_ARGS", r#""toolCallId":"c","delta":"\u0041""#),
+            ev("TOOL_CALL_END", r#""toolCallId":"c","extra":1"#),
+            ev("TOOL_CALL_END", r#""toolCallId":"c" "#),
+        ] {
+            assert!(super::simple(&refused).is_none(), "{refused}");
+        }
+        assert!(super::simple(&args("c", r#"a\"b"#))
+            .is_some_and(|e| e.second.as_deref() == Some("a\"b")));
     }
 
     /// Feeds `events` as SSE to an AG-UI session; returns the state, the diagnostics and the
