@@ -200,7 +200,11 @@ pub(crate) fn check(which: Ty, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
         );
         ok = false;
     }
-    for &key in OPTIONAL_STRINGS {
+    // (One pass over the members finds whether any is worth a look: most events have none.)
+    let suspect = super::super::emit::members(Some(v))
+        .iter()
+        .any(|(k, x)| !x.is_null() && x.as_str().is_none() && OPTIONAL_STRINGS.contains(&&**k));
+    for &key in OPTIONAL_STRINGS.iter().filter(|_| suspect) {
         if let Some(x) = v.get(key) {
             if !x.is_null() && x.as_str().is_none() {
                 sink.require_error(Some(v), key, "string", &format!("$.{key}"));
@@ -256,4 +260,54 @@ pub(crate) fn check(which: Ty, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
         }
     }
     ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check, Ty};
+    use crate::dialects::emit::Sink;
+    use crate::dialects::Output;
+
+    /// The paths of the errors `check` gives for `data`, and whether it may be applied.
+    fn errors(ty: Ty, data: &str) -> (Vec<String>, bool) {
+        let v = crate::json::parse(data).unwrap_or(crate::json::Value::Null);
+        let mut out = Output::default();
+        let mut sink = Sink {
+            out: &mut out,
+            raw: data,
+            event_id: "",
+            position: 0,
+            kind: None,
+            task: None,
+        };
+        let ok = check(ty, &v, &mut sink);
+        (out.diagnostics.iter().map(|d| d.path.clone()).collect(), ok)
+    }
+
+    #[test]
+    fn optional_strings_of_another_type_are_errors_in_the_schema_order() {
+        let start =
+            |rest: &str| format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"m"{rest}}}"#);
+        let t = Ty::TextMessageStart;
+        assert_eq!(errors(t, &start("")), (vec![], true));
+        assert_eq!(
+            errors(t, &start(r#","name":null,"role":"user""#)),
+            (vec![], true)
+        );
+        // (`name` before `role` in the event; `role` first in the schema's list.)
+        assert_eq!(
+            errors(t, &start(r#","name":[1],"role":5"#)),
+            (vec!["$.role".to_owned(), "$.name".to_owned()], false)
+        );
+        assert_eq!(
+            errors(t, &start(r#","parentToolCallId":{}"#)),
+            (vec!["$.parentToolCallId".to_owned()], false)
+        );
+        // A repeated member: the one `Value::get` reads decides.
+        let twice = start(r#","name":1,"name":"x""#);
+        let v = crate::json::parse(&twice).unwrap_or_default();
+        let read_is_string = v.get("name").and_then(crate::json::Value::as_str).is_some();
+        let (paths, ok) = errors(t, &twice);
+        assert_eq!((paths.is_empty(), ok), (read_is_string, read_is_string));
+    }
 }
