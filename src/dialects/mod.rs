@@ -344,8 +344,9 @@ impl DialectDecoder {
         }
     }
 
-    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT`, `REASONING_MESSAGE_CONTENT`,
-    /// `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in between, when
+    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT` / `_START` / `_END`,
+    /// `REASONING_MESSAGE_CONTENT` / `_START`, `TOOL_CALL_ARGS` / `_END`, `STATE_DELTA`,
+    /// `ACTIVITY_SNAPSHOT` or `CUSTOM` becomes, built without JSON text in between, when
     /// [`DialectDecoder::decode`] would give exactly that event with no diagnostic (the
     /// decoder's state then moved on as `decode` would move it); `None` (nothing changed)
     /// otherwise. It borrows from `data`; `iso` holds its timestamp.
@@ -365,6 +366,7 @@ impl DialectDecoder {
                 },
                 b'S' => d.state_delta_fast(ag_ui::fast::state_delta(data)?, clock, iso),
                 b'A' => d.activity_snapshot_fast(ag_ui::fast::activity_snapshot(data)?, clock, iso),
+                b'C' => d.custom_direct(ag_ui::fast::custom(data)?, clock, iso),
                 _ => None,
             };
         }

@@ -34,16 +34,30 @@ const REASONING_HEAD: &str = r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":
 fn lit(c: &mut Cursor<'_>, lit: &str) -> Option<()> {
     let want = lit.as_bytes();
     let have = c.rest().get(..want.len())?;
-    let (mut a, mut b) = (have.chunks_exact(8), want.chunks_exact(8));
-    let words = (&mut a).zip(&mut b).all(|(x, y)| word(x) == word(y));
-    let rest = a.remainder().iter().zip(b.remainder()).all(|(x, y)| x == y);
-    (words && rest).then(|| c.pos += want.len())
+    let mut i = 0;
+    while i + 8 <= want.len() {
+        if word(have.get(i..i + 8)) != word(want.get(i..i + 8)) {
+            return None;
+        }
+        i += 8;
+    }
+    while i < want.len() {
+        if have.get(i) != want.get(i) {
+            return None;
+        }
+        i += 1;
+    }
+    c.pos += want.len();
+    Some(())
 }
 
 /// Eight bytes as one number.
 #[inline(always)]
-fn word(b: &[u8]) -> u64 {
-    u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or_default())
+fn word(b: Option<&[u8]>) -> u64 {
+    u64::from_le_bytes(
+        b.and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .unwrap_or_default(),
+    )
 }
 
 /// An optional `,"subagentRunId":"…"` (no escapes): `Some(None)` when absent, `None` when
@@ -306,6 +320,44 @@ pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
     })
 }
 
+const CUSTOM_HEAD: &str = r#"{"type":"CUSTOM","timestamp":"#;
+const CUSTOM_NAME: &str = r#","name":""#;
+const CUSTOM_VALUE: &str = r#"","value":"#;
+
+/// A compact `CUSTOM` (`type`, `timestamp`, [`subagentRunId`], `name`, `value`, nothing else),
+/// its value borrowed from the event's text.
+pub(crate) struct Custom<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `name` (no escapes).
+    pub name: &'a str,
+    /// `value`, parsed from the event's text.
+    pub value: Value<'a>,
+}
+
+/// Reads `data` as a compact `CUSTOM` whose value comes out of the canonical `ag-ui:custom`
+/// text the general path writes exactly as it is, or `None` (the general path reads it). The
+/// value sits one level deep in both events: parsed from its own slice with one level less.
+pub(crate) fn custom(data: &str) -> Option<Custom<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    lit(&mut c, CUSTOM_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    lit(&mut c, CUSTOM_NAME)?;
+    let name = c.plain_string()?;
+    lit(&mut c, CUSTOM_VALUE)?;
+    let body = data.strip_suffix('}')?.get(c.pos..)?;
+    let value = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
+    written_as_is(&value).then_some(Custom {
+        timestamp_ms,
+        owner,
+        name,
+        value,
+    })
+}
+
 /// `true` when writing `v` as JSON text and parsing it again gives `v` (numbers: JSON text has
 /// no `-0`, and a number too large for a double was parsed as an infinity, written `null`).
 fn written_as_is(v: &Value<'_>) -> bool {
@@ -492,7 +544,7 @@ mod tests {
     /// another, and checks both give the same state, diagnostics and applied events; returns
     /// how many events a decoder took directly.
     fn lockstep(stream: &[String]) -> usize {
-        let swap = |e: &String| {
+        let swap = |e: &String| -> String {
             let (head, rest) = e.split_once(r#","timestamp":"#).unwrap_or((e, ""));
             let Some(ty) = head.strip_prefix(r#"{"type":"#) else {
                 return e.clone();
@@ -500,7 +552,12 @@ mod tests {
             let (ts, rest) = rest.split_at(rest.find([',', '}']).unwrap_or(rest.len()));
             format!(r#"{{"timestamp":{ts},"type":{ty}{rest}"#)
         };
-        let general: Vec<String> = stream.iter().map(swap).collect();
+        lockstep_with(stream, swap)
+    }
+
+    /// [`lockstep`] with `general` making the text the general path gets.
+    fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usize {
+        let general: Vec<String> = stream.iter().map(general).collect();
         let mut probe = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
         for e in &general {
             let mut iso = [0; 24];
@@ -682,6 +739,66 @@ mod tests {
         }
         assert!(super::simple(&args("c", r#"a\"b"#))
             .is_some_and(|e| e.second.as_deref() == Some("a\"b")));
+    }
+
+    #[test]
+    fn the_direct_custom_event_gives_what_the_general_path_gives() {
+        let custom =
+            |rest: &str| format!(r#"{{"type":"CUSTOM","timestamp":1762425000100,{rest}}}"#);
+        let v = |value: &str| custom(&format!(r#""name":"internal:llm-call","value":{value}"#));
+        let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let mut stream: Vec<String> = vec![
+            v("1"),
+            r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+            v(r#"{"iteration":1,"model":"llama","s":"esc\"aped \u00e9 ✓","n":[1,2.5,-3,1e300],"o":{}}"#),
+            v(r#"[1,"two",null,true]"#),
+            v(r#""text""#),
+            v("null"),
+            v("-0"),
+            v(r#"{"z":-0.0}"#),
+            v("1e400"),
+            v(r#"{"bad":tru}"#),
+            v(r#" {"ws":true} "#),
+            v(r#"{"a":1,"a":2}"#),
+            v(r#"1,"extra":2"#),
+            custom(r#""name":"n""#),
+            custom(r#""name":"esc\"aped","value":1"#),
+            custom(r#""name":7,"value":1"#),
+            custom(r#""value":1,"name":"n""#),
+            custom(r#""name":"n","value":1,"kind":"task-created""#),
+            custom(r#""subagentRunId":"sub-1","name":"n","value":1"#),
+            r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000101,"subagentRunId":"sub-1","name":"helper"}"#.into(),
+            custom(r#""subagentRunId":"sub-1","name":"n","value":{"from":"sub"}"#),
+            custom(r#""subagentRunId":"sub-2","name":"n","value":1"#),
+            custom(r#""subagentRunId":null,"name":"n","value":1"#),
+            // an open chunk lane is closed first
+            r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
+            v("2"),
+            r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000007,"messageId":"m3"}"#.into(),
+            // its time is the stream's: an event without one takes it
+            v("3").replace("1762425000100", "1762425000777"),
+            r#"{"type":"TEXT_MESSAGE_START","messageId":"m4","role":"assistant"}"#.into(),
+            r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000800,"messageId":"m4"}"#.into(),
+            // a timestamp past year 9999
+            v("3").replace("1762425000100", "999999999999999"),
+        ];
+        for n in 124..=130 {
+            stream.push(v(&nested(n)));
+        }
+        stream.push(
+            r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#
+                .into(),
+        );
+        stream.push(v("4"));
+        // (A space after the event: the same members in the same order, which the canonical
+        // event keeps, and the same byte offsets in messages.)
+        let took = lockstep_with(&stream, |e| format!("{e} "));
+        assert!(took >= 10, "direct {took}");
+        // (The depth limit falls inside 124..=130: both sides of it are in the stream.)
+        for refused in [v("-0"), v("1e400"), v(r#"1,"extra":2"#), v(&nested(130))] {
+            assert!(super::custom(&refused).is_none(), "{refused}");
+        }
+        assert!(super::custom(&v(&nested(124))).is_some());
     }
 
     /// Feeds `events` as SSE to an AG-UI session; returns the state, the diagnostics and the

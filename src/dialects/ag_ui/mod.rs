@@ -553,6 +553,50 @@ impl AgUiDecoder {
         })
     }
 
+    /// A compact `CUSTOM` (see [`fast::custom`]) as the `ag-ui:custom` event the general path
+    /// would give with no diagnostic (an active run, no open chunk lane, a known sub-agent),
+    /// built directly; `None` (nothing changed) otherwise.
+    pub(crate) fn custom_direct<'s>(
+        &'s mut self,
+        e: fast::Custom<'s>,
+        clock: &mut Clock,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        use std::borrow::Cow::Borrowed;
+        if !self.direct_allowed(e.owner) {
+            return None;
+        }
+        let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
+            return None;
+        };
+        // (The general path stamps it too: the clock keeps its time when valid. The event
+        // carries the number as sent, so any timestamp will do.)
+        clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        let task = e.owner.unwrap_or(run);
+        // The members `pass_through` writes: its own kind and ids, then the event's members.
+        let s = |v: &'s str| Value::String(Borrowed(v));
+        let mut members = vec![
+            (Borrowed("kind"), s("ag-ui:custom")),
+            (Borrowed("contextId"), s(thread)),
+            (Borrowed("taskId"), s(task)),
+            (Borrowed("type"), s("CUSTOM")),
+            (Borrowed("timestamp"), Value::Number(e.timestamp_ms as f64)),
+        ];
+        if let Some(o) = e.owner {
+            members.push((Borrowed("subagentRunId"), s(o)));
+        }
+        members.push((Borrowed("name"), s(e.name)));
+        members.push((Borrowed("value"), e.value));
+        Some(crate::events::AgentEvent::Unknown(
+            crate::events::UnknownEvent {
+                unknown_kind: Borrowed("ag-ui:custom"),
+                context_id: Some(Borrowed(thread)),
+                task_id: Some(Borrowed(task)),
+                data: Value::Object(members),
+            },
+        ))
+    }
+
     /// Whether a compact event of `owner` (its `subagentRunId`) may take a direct path: an
     /// active run, no open chunk lane at all (the run's own would be closed first; checked
     /// without a lookup, which keeps these paths small), and a sub-agent that is known (an
