@@ -503,7 +503,7 @@ impl AgUiDecoder {
         }
         self.bound();
         let thread = Borrowed(self.thread.as_deref().unwrap_or_default());
-        let (task, id, timestamp) = (Owned(task), Borrowed(e.id), Borrowed(&*ts));
+        let (task, id, timestamp) = (Owned(task), Borrowed(e.id), Borrowed(ts));
         Some(match e.ty {
             Ty::TextMessageStart | Ty::ReasoningMessageStart => {
                 A::MessageStart(crate::events::MessageStart {
