@@ -44,6 +44,7 @@ pub mod acp;
 pub mod ag_ui;
 #[cfg(feature = "ai-sdk")]
 pub mod ai_sdk;
+mod clock;
 mod detect;
 mod emit;
 mod identity;
