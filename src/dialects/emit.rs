@@ -10,7 +10,7 @@
 //! a valid timestamp), it is handed over as its parts ([`Step::MessageDelta`]), and the session
 //! builds the event [`crate::events::decode_event`] would have built.
 
-pub(crate) use super::clock::{Clock, EPOCH};
+pub(crate) use super::clock::Clock;
 use crate::events::{bounded_field, bounded_raw, DiagCode, Diagnostic, Severity};
 use crate::json::{write_number, write_str, Value};
 

@@ -109,7 +109,7 @@ impl AgUiDecoder {
         sink: &mut Sink<'_>,
     ) {
         let ts = if ts.is_empty() {
-            super::super::emit::EPOCH
+            super::super::clock::EPOCH
         } else {
             ts
         };
