@@ -395,13 +395,13 @@ impl AgUiDecoder {
         ))
     }
 
-    /// A compact event of [`fast::simple`] (`TEXT_MESSAGE_START` / `_END`,
-    /// `REASONING_MESSAGE_START`, `TOOL_CALL_ARGS` / `_END`) as the one canonical event the
+    /// A compact event of [`fast::simple`] (`REASONING_MESSAGE_START`, `TOOL_CALL_ARGS` /
+    /// `_END`) as the one canonical event the
     /// general path would give with no diagnostic, built directly, the decoder's state moved on
     /// as the general path moves it; `None` (nothing changed) otherwise: an inactive run, an
     /// open chunk lane, an unknown sub-agent, an invalid timestamp, and whatever would be a
-    /// diagnostic or a second event (a message or call not open, or already open; a pending
-    /// surrogate half; a reasoning text to end).
+    /// diagnostic or a second event (a call not open, a message already open or an activity's,
+    /// a pending surrogate half).
     pub(crate) fn simple_direct<'s>(
         &'s mut self,
         e: fast::Simple<'s>,
@@ -419,22 +419,18 @@ impl AgUiDecoder {
         // The task of the event (the sub-agent's, or the run's), what it does to the decoder's
         // state (checked first, done once the timestamp is known to be valid).
         enum Change {
-            /// Opens message `id` in this task with this role.
-            Open(String, MessageRole),
-            /// Closes the message or the call's arguments.
+            /// Opens reasoning message `id` in this task.
+            Open(String),
+            /// Closes the call's arguments.
             Close,
             None,
         }
         let here = e.owner.unwrap_or(run);
         let (task, change): (String, Change) = match e.ty {
-            Ty::TextMessageStart | Ty::ReasoningMessageStart => {
-                let role = match (e.ty, e.second.as_deref()?) {
-                    (Ty::ReasoningMessageStart, "reasoning") => MessageRole::Reasoning,
-                    (Ty::TextMessageStart, r @ ("developer" | "system" | "assistant" | "user")) => {
-                        MessageRole::parse(r)?
-                    }
-                    _ => return None,
-                };
+            Ty::ReasoningMessageStart => {
+                if e.second.as_deref() != Some("reasoning") {
+                    return None;
+                }
                 // (As `open_message`: a closed message of the thread is reopened where it is,
                 // or in this run when an earlier run of the thread had it.)
                 let task = match self.messages.get(e.id) {
@@ -445,20 +441,8 @@ impl AgUiDecoder {
                     Some(m) => m.task.clone(),
                     None => here.to_owned(),
                 };
-                (task.clone(), Change::Open(task, role))
+                (task.clone(), Change::Open(task))
             }
-            Ty::TextMessageEnd => match self.messages.get(e.id) {
-                Some(m)
-                    if m.open
-                        && m.role != MessageRole::Reasoning
-                        && m.owner.as_deref() == e.owner
-                        && !self.surrogates.pending(e.id)
-                        && (self.reasoning.len() == 0 || self.reasoning.get(e.id).is_none()) =>
-                {
-                    (m.task.clone(), Change::Close)
-                }
-                _ => return None,
-            },
             Ty::ToolCallArgs | Ty::ToolCallEnd => match self.tools.get(e.id) {
                 Some(t)
                     if t.open && !(e.ty == Ty::ToolCallEnd && self.surrogates.pending(e.id)) =>
@@ -478,21 +462,10 @@ impl AgUiDecoder {
         if !valid {
             return None; // (nothing changed: the clock keeps only valid timestamps)
         }
-        let opened = match &change {
-            Change::Open(_, role) => Some(*role),
-            _ => None,
-        };
         match change {
-            Change::Open(task, role) => {
-                self.track_message(e.id, &task, role, true, e.owner);
-                if role == MessageRole::Reasoning {
-                    self.reasoning.insert(e.id, String::new());
-                }
-            }
-            Change::Close if e.ty == Ty::TextMessageEnd => {
-                if let Some(m) = self.messages.get_mut(e.id) {
-                    m.open = false;
-                }
+            Change::Open(task) => {
+                self.track_message(e.id, &task, MessageRole::Reasoning, true, e.owner);
+                self.reasoning.insert(e.id, String::new());
             }
             Change::Close => {
                 if let Some(t) = self.tools.get_mut(e.id) {
@@ -505,24 +478,12 @@ impl AgUiDecoder {
         let thread = Borrowed(self.thread.as_deref().unwrap_or_default());
         let (task, id, timestamp) = (Owned(task), Borrowed(e.id), Borrowed(ts));
         Some(match e.ty {
-            Ty::TextMessageStart | Ty::ReasoningMessageStart => {
-                A::MessageStart(crate::events::MessageStart {
-                    context_id: thread,
-                    task_id: task,
-                    message_id: id,
-                    role: opened.unwrap_or(MessageRole::Assistant),
-                    name: None,
-                    timestamp,
-                    metadata: None,
-                    extra: Vec::new(),
-                })
-            }
-            Ty::TextMessageEnd => A::MessageEnd(crate::events::MessageEnd {
+            Ty::ReasoningMessageStart => A::MessageStart(crate::events::MessageStart {
                 context_id: thread,
                 task_id: task,
                 message_id: id,
-                part_id: None,
-                part_members: None,
+                role: MessageRole::Reasoning,
+                name: None,
                 timestamp,
                 metadata: None,
                 extra: Vec::new(),
@@ -551,50 +512,6 @@ impl AgUiDecoder {
                 extra: Vec::new(),
             }),
         })
-    }
-
-    /// A compact `CUSTOM` (see [`fast::custom`]) as the `ag-ui:custom` event the general path
-    /// would give with no diagnostic (an active run, no open chunk lane, a known sub-agent),
-    /// built directly; `None` (nothing changed) otherwise.
-    pub(crate) fn custom_direct<'s>(
-        &'s mut self,
-        e: fast::Custom<'s>,
-        clock: &mut Clock,
-        iso: &'s mut [u8; 24],
-    ) -> Option<crate::events::AgentEvent<'s>> {
-        use std::borrow::Cow::Borrowed;
-        if !self.direct_allowed(e.owner) {
-            return None;
-        }
-        let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
-            return None;
-        };
-        // (The general path stamps it too: the clock keeps its time when valid. The event
-        // carries the number as sent, so any timestamp will do.)
-        clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
-        let task = e.owner.unwrap_or(run);
-        // The members `pass_through` writes: its own kind and ids, then the event's members.
-        let s = |v: &'s str| Value::String(Borrowed(v));
-        let mut members = vec![
-            (Borrowed("kind"), s("ag-ui:custom")),
-            (Borrowed("contextId"), s(thread)),
-            (Borrowed("taskId"), s(task)),
-            (Borrowed("type"), s("CUSTOM")),
-            (Borrowed("timestamp"), Value::Number(e.timestamp_ms as f64)),
-        ];
-        if let Some(o) = e.owner {
-            members.push((Borrowed("subagentRunId"), s(o)));
-        }
-        members.push((Borrowed("name"), s(e.name)));
-        members.push((Borrowed("value"), e.value));
-        Some(crate::events::AgentEvent::Unknown(
-            crate::events::UnknownEvent {
-                unknown_kind: Borrowed("ag-ui:custom"),
-                context_id: Some(Borrowed(thread)),
-                task_id: Some(Borrowed(task)),
-                data: Value::Object(members),
-            },
-        ))
     }
 
     /// Whether a compact event of `owner` (its `subagentRunId`) may take a direct path: an

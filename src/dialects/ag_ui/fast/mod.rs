@@ -148,18 +148,6 @@ const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
         TOOL_CALL,
         None,
     ),
-    (
-        Ty::TextMessageStart,
-        r#"{"type":"TEXT_MESSAGE_START","timestamp":"#,
-        MESSAGE,
-        Some(ROLE),
-    ),
-    (
-        Ty::TextMessageEnd,
-        r#"{"type":"TEXT_MESSAGE_END","timestamp":"#,
-        MESSAGE,
-        None,
-    ),
 ];
 
 const TOOL_CALL: &str = r#","toolCallId":""#;
@@ -317,44 +305,6 @@ pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
         activity_type,
         replace,
         content,
-    })
-}
-
-const CUSTOM_HEAD: &str = r#"{"type":"CUSTOM","timestamp":"#;
-const CUSTOM_NAME: &str = r#","name":""#;
-const CUSTOM_VALUE: &str = r#"","value":"#;
-
-/// A compact `CUSTOM` (`type`, `timestamp`, [`subagentRunId`], `name`, `value`, nothing else),
-/// its value borrowed from the event's text.
-pub(crate) struct Custom<'a> {
-    /// `timestamp` (whole milliseconds, at most 15 digits).
-    pub timestamp_ms: u64,
-    /// `subagentRunId` (no escapes), when given.
-    pub owner: Option<&'a str>,
-    /// `name` (no escapes).
-    pub name: &'a str,
-    /// `value`, parsed from the event's text.
-    pub value: Value<'a>,
-}
-
-/// Reads `data` as a compact `CUSTOM` whose value comes out of the canonical `ag-ui:custom`
-/// text the general path writes exactly as it is, or `None` (the general path reads it). The
-/// value sits one level deep in both events: parsed from its own slice with one level less.
-pub(crate) fn custom(data: &str) -> Option<Custom<'_>> {
-    let mut c = Cursor { text: data, pos: 0 };
-    lit(&mut c, CUSTOM_HEAD)?;
-    let timestamp_ms = c.safe_integer()?;
-    let owner = subagent(&mut c)?;
-    lit(&mut c, CUSTOM_NAME)?;
-    let name = c.plain_string()?;
-    lit(&mut c, CUSTOM_VALUE)?;
-    let body = data.strip_suffix('}')?.get(c.pos..)?;
-    let value = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
-    written_as_is(&value).then_some(Custom {
-        timestamp_ms,
-        owner,
-        name,
-        value,
     })
 }
 

@@ -349,7 +349,7 @@ fn the_direct_simple_events_give_what_the_general_path_gives() {
         end("m10"),
     ];
     let took = lockstep(&stream);
-    assert!(took >= 20, "direct {took}");
+    assert!(took >= 10, "direct {took}");
     // The reader refuses other members, escapes in ids, `\u` escapes.
     for refused in [
         ev(
@@ -366,64 +366,6 @@ fn the_direct_simple_events_give_what_the_general_path_gives() {
     assert!(
         super::simple(&args("c", r#"a\"b"#)).is_some_and(|e| e.second.as_deref() == Some("a\"b"))
     );
-}
-
-#[test]
-fn the_direct_custom_event_gives_what_the_general_path_gives() {
-    let custom = |rest: &str| format!(r#"{{"type":"CUSTOM","timestamp":1762425000100,{rest}}}"#);
-    let v = |value: &str| custom(&format!(r#""name":"internal:llm-call","value":{value}"#));
-    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
-    let mut stream: Vec<String> = vec![
-        v("1"),
-        r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
-        v(r#"{"iteration":1,"model":"llama","s":"esc\"aped \u00e9 ✓","n":[1,2.5,-3,1e300],"o":{}}"#),
-        v(r#"[1,"two",null,true]"#),
-        v(r#""text""#),
-        v("null"),
-        v("-0"),
-        v(r#"{"z":-0.0}"#),
-        v("1e400"),
-        v(r#"{"bad":tru}"#),
-        v(r#" {"ws":true} "#),
-        v(r#"{"a":1,"a":2}"#),
-        v(r#"1,"extra":2"#),
-        custom(r#""name":"n""#),
-        custom(r#""name":"esc\"aped","value":1"#),
-        custom(r#""name":7,"value":1"#),
-        custom(r#""value":1,"name":"n""#),
-        custom(r#""name":"n","value":1,"kind":"task-created""#),
-        custom(r#""subagentRunId":"sub-1","name":"n","value":1"#),
-        r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000101,"subagentRunId":"sub-1","name":"helper"}"#.into(),
-        custom(r#""subagentRunId":"sub-1","name":"n","value":{"from":"sub"}"#),
-        custom(r#""subagentRunId":"sub-2","name":"n","value":1"#),
-        custom(r#""subagentRunId":null,"name":"n","value":1"#),
-        // an open chunk lane is closed first
-        r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
-        v("2"),
-        r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000007,"messageId":"m3"}"#.into(),
-        // its time is the stream's: an event without one takes it
-        v("3").replace("1762425000100", "1762425000777"),
-        r#"{"type":"TEXT_MESSAGE_START","messageId":"m4","role":"assistant"}"#.into(),
-        r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000800,"messageId":"m4"}"#.into(),
-        // a timestamp past year 9999
-        v("3").replace("1762425000100", "999999999999999"),
-    ];
-    for n in 124..=130 {
-        stream.push(v(&nested(n)));
-    }
-    stream.push(
-        r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#.into(),
-    );
-    stream.push(v("4"));
-    // (A space after the event: the same members in the same order, which the canonical
-    // event keeps, and the same byte offsets in messages.)
-    let took = lockstep_with(&stream, |e| format!("{e} "));
-    assert!(took >= 10, "direct {took}");
-    // (The depth limit falls inside 124..=130: both sides of it are in the stream.)
-    for refused in [v("-0"), v("1e400"), v(r#"1,"extra":2"#), v(&nested(130))] {
-        assert!(super::custom(&refused).is_none(), "{refused}");
-    }
-    assert!(super::custom(&v(&nested(124))).is_some());
 }
 
 /// Feeds `events` as SSE to an AG-UI session; returns the state, the diagnostics and the
