@@ -345,8 +345,8 @@ impl DialectDecoder {
         }
     }
 
-    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT`, `REASONING_MESSAGE_CONTENT`
-    /// / `_START`, `TOOL_CALL_ARGS` / `_END`, `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in between, when
+    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT`, `REASONING_MESSAGE_CONTENT`,
+    /// `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in between, when
     /// [`DialectDecoder::decode`] would give exactly that event with no diagnostic (the
     /// decoder's state then moved on as `decode` would move it); `None` (nothing changed)
     /// otherwise. It borrows from `data`; `iso` holds its timestamp.
@@ -360,10 +360,7 @@ impl DialectDecoder {
             // One look at the type's first letter picks the one reader that may take it.
             let clock = &mut self.clock;
             return match data.as_bytes().get(ag_ui::fast::TYPE_AT)? {
-                b'T' | b'R' => match ag_ui::fast::text_content(data) {
-                    Some(e) => d.text_content_direct(e, clock, iso),
-                    None => d.simple_direct(ag_ui::fast::simple(data)?, clock, iso),
-                },
+                b'T' | b'R' => d.text_content_direct(ag_ui::fast::text_content(data)?, clock, iso),
                 b'S' => d.state_delta_fast(ag_ui::fast::state_delta(data)?, clock, iso),
                 b'A' => d.activity_snapshot_fast(ag_ui::fast::activity_snapshot(data)?, clock, iso),
                 _ => None,

@@ -12,7 +12,6 @@
 //! caller takes the general path. The unit test feeds every event to two decoders, one with the
 //! compact text and one with text the fast reader refuses, and compares their output.
 
-use super::Ty;
 use crate::events::fast::Cursor;
 use crate::json::{plain_run, Value};
 use std::borrow::Cow;
@@ -124,76 +123,6 @@ fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
         Value::String(s) => Some(s),
         _ => None,
     }
-}
-
-/// The compact events of one or two string members (after `type`, `timestamp` and an optional
-/// `subagentRunId`) that [`simple`] reads: the type, the text up to the timestamp, the text
-/// before the id, and the text before the second string (none: the id is the last member).
-const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
-    (
-        Ty::ReasoningMessageStart,
-        r#"{"type":"REASONING_MESSAGE_START","timestamp":"#,
-        MESSAGE,
-        Some(ROLE),
-    ),
-    (
-        Ty::ToolCallArgs,
-        r#"{"type":"TOOL_CALL_ARGS","timestamp":"#,
-        TOOL_CALL,
-        Some(DELTA),
-    ),
-    (
-        Ty::ToolCallEnd,
-        r#"{"type":"TOOL_CALL_END","timestamp":"#,
-        TOOL_CALL,
-        None,
-    ),
-];
-
-const TOOL_CALL: &str = r#","toolCallId":""#;
-const ROLE: &str = r#"","role":""#;
-
-/// A compact event of [`SIMPLE`], borrowed from the event's text.
-pub(crate) struct Simple<'a> {
-    pub ty: Ty,
-    /// `timestamp` (whole milliseconds, at most 15 digits).
-    pub timestamp_ms: u64,
-    /// `subagentRunId` (no escapes), when given.
-    pub owner: Option<&'a str>,
-    /// `messageId` or `toolCallId` (no escapes).
-    pub id: &'a str,
-    /// `role` or `delta` (escapes other than `\u` unescaped), for the types that have one.
-    pub second: Option<Cow<'a, str>>,
-}
-
-/// Reads `data` as a compact event of [`SIMPLE`] (those members, in that order, nothing else),
-/// or `None` (the general path reads it).
-pub(crate) fn simple(data: &str) -> Option<Simple<'_>> {
-    let mut c = Cursor { text: data, pos: 0 };
-    let &(ty, head, id_key, second_key) = SIMPLE.iter().find(|(_, head, ..)| {
-        let mut probe = Cursor { text: data, pos: 0 };
-        lit(&mut probe, head).is_some()
-    })?;
-    c.pos = head.len();
-    let timestamp_ms = c.safe_integer()?;
-    let owner = subagent(&mut c)?;
-    lit(&mut c, id_key)?;
-    let id = c.plain_string()?;
-    let second = match second_key {
-        Some(key) => {
-            lit(&mut c, key)?;
-            Some(string_body(&mut c)?)
-        }
-        None => None,
-    };
-    lit(&mut c, TAIL)?;
-    (c.pos == data.len()).then_some(Simple {
-        ty,
-        timestamp_ms,
-        owner,
-        id,
-        second,
-    })
 }
 
 /// The body of a string whose opening quote was consumed: borrowed when it has no escape,
