@@ -44,6 +44,7 @@ pub mod acp;
 pub mod ag_ui;
 #[cfg(feature = "ai-sdk")]
 pub mod ai_sdk;
+mod clock;
 mod detect;
 mod emit;
 mod identity;
@@ -344,10 +345,11 @@ impl DialectDecoder {
         }
     }
 
-    /// The canonical event a compact AG-UI `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in
-    /// between, when [`DialectDecoder::decode`] would give exactly that event with no
-    /// diagnostic (the decoder's state then moved on as `decode` would move it); `None`
-    /// (nothing changed) otherwise. Its patch borrows from `data`; `iso` holds its timestamp.
+    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT`, `REASONING_MESSAGE_CONTENT`,
+    /// `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in between, when
+    /// [`DialectDecoder::decode`] would give exactly that event with no diagnostic (the
+    /// decoder's state then moved on as `decode` would move it); `None` (nothing changed)
+    /// otherwise. It borrows from `data`; `iso` holds its timestamp.
     pub fn direct<'s>(
         &'s mut self,
         data: &'s str,
@@ -355,11 +357,14 @@ impl DialectDecoder {
     ) -> Option<crate::events::AgentEvent<'s>> {
         #[cfg(feature = "ag-ui")]
         if let Some(Active::AgUi(d)) = self.active.as_mut() {
-            if let Some(e) = ag_ui::fast::state_delta(data) {
-                return d.state_delta_fast(e, &mut self.clock, iso);
-            }
-            let e = ag_ui::fast::activity_snapshot(data)?;
-            return d.activity_snapshot_fast(e, &mut self.clock, iso);
+            // One look at the type's first letter picks the one reader that may take it.
+            let clock = &mut self.clock;
+            return match data.as_bytes().get(ag_ui::fast::TYPE_AT)? {
+                b'T' | b'R' => d.text_content_direct(ag_ui::fast::text_content(data)?, clock, iso),
+                b'S' => d.state_delta_fast(ag_ui::fast::state_delta(data)?, clock, iso),
+                b'A' => d.activity_snapshot_fast(ag_ui::fast::activity_snapshot(data)?, clock, iso),
+                _ => None,
+            };
         }
         let _ = (data, iso);
         None
@@ -373,22 +378,6 @@ impl DialectDecoder {
         out.clear();
         if matches!(self.active, Some(Active::Canonical)) {
             return Route::Canonical;
-        }
-        #[cfg(feature = "ag-ui")]
-        if let Some(Active::AgUi(d)) = self.active.as_mut() {
-            if let Some(e) = ag_ui::fast::text_content(data) {
-                let mut sink = Sink {
-                    out: &mut *out,
-                    raw: data,
-                    event_id,
-                    position,
-                    kind: None,
-                    task: None,
-                };
-                if d.text_content_fast(&e, &mut self.clock, &mut sink) {
-                    return Route::Translated;
-                }
-            }
         }
         let mut sink = Sink {
             out,

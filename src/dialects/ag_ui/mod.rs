@@ -34,6 +34,7 @@ use super::emit::{as_count, get_str, Clock, Obj, Sink};
 use super::table::Table;
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
+use schema::Ty;
 
 /// Ids remembered per table before the oldest are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -135,7 +136,9 @@ pub(crate) struct Cx<'c> {
     pub task: &'c str,
     /// The `subagentRunId`, when given.
     pub owner: Option<&'c str>,
-    /// The AG-UI type.
+    /// The AG-UI type (a legacy one: the type it is read as).
+    pub t: Ty,
+    /// Its name.
     pub ty: &'c str,
     pub ts: &'c str,
     /// The event's data as received (for the surrogate check).
@@ -151,7 +154,7 @@ impl Cx<'_> {
 
 /// Whether `ty` is an AG-UI 1.0 event type (or a legacy `THINKING_*` one).
 pub(crate) fn is_event_type(ty: &str) -> bool {
-    schema::EVENT_TYPES.contains(&ty) || schema::LEGACY_TYPES.contains(&ty)
+    Ty::parse(ty).is_some()
 }
 
 impl AgUiDecoder {
@@ -208,7 +211,7 @@ impl AgUiDecoder {
             return;
         };
         sink.kind = Some(ty.to_owned());
-        if !is_event_type(ty) {
+        let Some(t) = Ty::parse(ty) else {
             sink.warn(
                 DiagCode::InvalidEnum,
                 format!("unknown AG-UI event type {ty}: delivered as ag-ui:{ty}, not applied"),
@@ -222,8 +225,8 @@ impl AgUiDecoder {
                 v,
             ));
             return;
-        }
-        if !schema::check(ty, v, sink) {
+        };
+        if !schema::check(t, v, sink) {
             return;
         }
         let mut iso = [0; 24];
@@ -235,19 +238,23 @@ impl AgUiDecoder {
                 &stamped
             }
         };
-        if let Some(legacy) = self.legacy_type(ty) {
+        if let Some(legacy) = t.legacy() {
             return self.decode_legacy(legacy, v, ts, sink);
         }
-        if !self.check_run_order(ty, v, sink) {
+        if !self.check_run_order(t, v, sink) {
             return;
         }
-        if ty == "RUN_STARTED" {
+        if t == Ty::RunStarted {
             return self.run_started(v, ts, sink);
         }
         let (Some(thread), Some(run)) = (self.thread.clone(), self.run.clone()) else {
             return;
         };
-        let owner = get_str(Some(v), "subagentRunId").filter(|_| !ty.starts_with("SUBAGENT_"));
+        let subagent_event = matches!(
+            t,
+            Ty::SubagentStarted | Ty::SubagentFinished | Ty::SubagentError
+        );
+        let owner = get_str(Some(v), "subagentRunId").filter(|_| !subagent_event);
         let task = match owner {
             Some(o) if self.subagents.contains(o) => o.to_owned(),
             Some(o) => {
@@ -266,78 +273,85 @@ impl AgUiDecoder {
             run: &run,
             task: &task,
             owner,
+            t,
             ty,
             ts,
             raw: sink.raw,
         };
         self.close_lane_for(&cx, sink);
-        match ty {
-            "RUN_FINISHED" => self.run_finished(&cx, v, sink),
-            "RUN_ERROR" => self.run_error(&cx, v, sink),
-            "STEP_STARTED" | "STEP_FINISHED" => self.step(&cx, v, sink),
-            "SUBAGENT_STARTED" => self.subagent_started(&cx, v, sink),
-            "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => self.subagent_ended(&cx, v, sink),
-            "TEXT_MESSAGE_START" => self.text_start(&cx, v, sink),
-            "TEXT_MESSAGE_CONTENT" => self.text_content(&cx, v, sink),
-            "TEXT_MESSAGE_END" => self.text_end(&cx, v, sink),
-            "TEXT_MESSAGE_CHUNK" => self.text_chunk(&cx, v, sink),
-            "REASONING_MESSAGE_START" => self.reasoning_start(&cx, v, sink),
-            "REASONING_MESSAGE_CONTENT" => self.reasoning_content(&cx, v, sink),
-            "REASONING_MESSAGE_END" => self.reasoning_end(&cx, v, sink),
-            "REASONING_MESSAGE_CHUNK" => self.reasoning_chunk(&cx, v, sink),
-            "REASONING_START" | "REASONING_END" => self.reasoning_span(&cx, v, sink),
-            "REASONING_ENCRYPTED_VALUE" => self.encrypted_value(&cx, v, sink),
-            "TOOL_CALL_START" => self.tool_start(&cx, v, sink),
-            "TOOL_CALL_ARGS" => self.tool_args(&cx, v, sink),
-            "TOOL_CALL_END" => self.tool_end(&cx, v, sink),
-            "TOOL_CALL_CHUNK" => self.tool_chunk(&cx, v, sink),
-            "TOOL_CALL_RESULT" => self.tool_result(&cx, v, sink),
-            "STATE_SNAPSHOT" => {
+        match t {
+            Ty::RunFinished => self.run_finished(&cx, v, sink),
+            Ty::RunError => self.run_error(&cx, v, sink),
+            Ty::StepStarted | Ty::StepFinished => self.step(&cx, v, sink),
+            Ty::SubagentStarted => self.subagent_started(&cx, v, sink),
+            Ty::SubagentFinished | Ty::SubagentError => self.subagent_ended(&cx, v, sink),
+            Ty::TextMessageStart => self.text_start(&cx, v, sink),
+            Ty::TextMessageContent => self.text_content(&cx, v, sink),
+            Ty::TextMessageEnd => self.text_end(&cx, v, sink),
+            Ty::TextMessageChunk => self.text_chunk(&cx, v, sink),
+            Ty::ReasoningMessageStart => self.reasoning_start(&cx, v, sink),
+            Ty::ReasoningMessageContent => self.reasoning_content(&cx, v, sink),
+            Ty::ReasoningMessageEnd => self.reasoning_end(&cx, v, sink),
+            Ty::ReasoningMessageChunk => self.reasoning_chunk(&cx, v, sink),
+            Ty::ReasoningStart | Ty::ReasoningEnd => self.reasoning_span(&cx, v, sink),
+            Ty::ReasoningEncryptedValue => self.encrypted_value(&cx, v, sink),
+            Ty::ToolCallStart => self.tool_start(&cx, v, sink),
+            Ty::ToolCallArgs => self.tool_args(&cx, v, sink),
+            Ty::ToolCallEnd => self.tool_end(&cx, v, sink),
+            Ty::ToolCallChunk => self.tool_chunk(&cx, v, sink),
+            Ty::ToolCallResult => self.tool_result(&cx, v, sink),
+            Ty::StateSnapshot => {
                 let mut e = cx.run_event("state-snapshot");
                 e.value("snapshot", v.get("snapshot").unwrap_or(&Value::Null));
                 e.str("timestamp", cx.ts);
                 sink.event(e.finish());
             }
-            "STATE_DELTA" => {
+            Ty::StateDelta => {
                 let mut e = cx.run_event("state-delta");
                 e.value("patch", v.get("delta").unwrap_or(&Value::Null));
                 e.str("timestamp", cx.ts);
                 sink.event(e.finish());
             }
-            "MESSAGES_SNAPSHOT" => self.messages_snapshot(&cx, v, sink),
-            "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => self.activity(&cx, v, sink),
-            _ => self.pass_through(&cx, v, sink),
+            Ty::MessagesSnapshot => self.messages_snapshot(&cx, v, sink),
+            Ty::ActivitySnapshot | Ty::ActivityDelta => self.activity(&cx, v, sink),
+            Ty::RunStarted
+            | Ty::Raw
+            | Ty::Custom
+            | Ty::ThinkingStart
+            | Ty::ThinkingEnd
+            | Ty::ThinkingTextMessageStart
+            | Ty::ThinkingTextMessageContent
+            | Ty::ThinkingTextMessageEnd => self.pass_through(&cx, v, sink),
         }
         self.bound();
     }
 
-    /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (see [`fast`]), applied
-    /// when the general path would
-    /// give the same output and no diagnostic; `false` (nothing produced) otherwise.
-    pub(crate) fn text_content_fast(
-        &mut self,
-        e: &fast::TextContent<'_>,
+    /// A compact `TEXT_MESSAGE_CONTENT` or `REASONING_MESSAGE_CONTENT` (see
+    /// [`fast::text_content`]) as the canonical `message-delta` the general path would give
+    /// with no diagnostic (an active run, no open chunk lane, a known sub-agent, an open message
+    /// of the same kind and owner, a valid timestamp), built directly, the decoder's state moved
+    /// on as the general path moves it; `None` (nothing changed) otherwise.
+    pub(crate) fn text_content_direct<'s>(
+        &'s mut self,
+        e: fast::TextContent<'s>,
         clock: &mut Clock,
-        sink: &mut Sink<'_>,
-    ) -> bool {
-        if self.phase != Phase::Active || self.thread.is_none() || self.run.is_none() {
-            return false;
-        }
-        if e.owner.is_some_and(|o| !self.subagents.contains(o)) {
-            return false;
-        }
-        // The general path first closes the owner's open chunk lane (which emits events).
-        if self.lanes.contains(e.owner.unwrap_or_default()) {
-            return false;
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        if !self.direct_allowed(e.owner) {
+            return None;
         }
         // (Fields borrowed apart: one lookup of the message serves the check and its task.)
         let AgUiDecoder {
             thread,
+            run,
             messages,
             surrogates,
             reasoning,
             ..
         } = self;
+        let (Some(thread), Some(_)) = (thread.as_deref(), run.as_deref()) else {
+            return None;
+        };
         let task = match messages.get(e.message_id) {
             Some(m)
                 if m.open
@@ -346,19 +360,39 @@ impl AgUiDecoder {
             {
                 m.task.as_str()
             }
-            _ => return false,
+            _ => return None,
         };
-        let mut iso = [0; 24];
-        let (ts, ts_valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, &mut iso);
-        // (As `joined_delta`.)
-        let delta = surrogates.join(e.message_id, &e.delta, sink.raw);
-        if let Some(r) = reasoning.get_mut(e.message_id) {
-            r.push_str(&delta);
+        let (ts, valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        if !valid {
+            return None; // (nothing changed: the clock keeps only valid timestamps)
         }
-        let thread = thread.as_deref().unwrap_or_default();
-        sink.message_delta_valid(thread, task, e.message_id, &delta, ts, ts_valid);
-        self.bound();
-        true
+        // (As `joined_delta`. The fast reader takes no `\u` escape, so the event's text holds
+        // no surrogate half: a pending high half of this message becomes U+FFFD, as
+        // `Surrogates::join` makes it when no low half follows.)
+        let mut delta = e.delta;
+        if surrogates.take(e.message_id) {
+            delta = std::borrow::Cow::Owned(format!("\u{FFFD}{delta}"));
+        }
+        // (No lookup while no reasoning message is open: the common case.)
+        if reasoning.len() > 0 {
+            if let Some(r) = reasoning.get_mut(e.message_id) {
+                r.push_str(&delta);
+            }
+        }
+        use std::borrow::Cow::Borrowed;
+        Some(crate::events::AgentEvent::MessageDelta(
+            crate::events::MessageDelta {
+                context_id: Borrowed(thread),
+                task_id: Borrowed(task),
+                message_id: Borrowed(e.message_id),
+                delta,
+                part_id: None,
+                part_type: None,
+                part_members: None,
+                timestamp: Borrowed(ts),
+                extra: Vec::new(),
+            },
+        ))
     }
 
     /// Whether a compact event of `owner` (its `subagentRunId`) may take a direct path: an

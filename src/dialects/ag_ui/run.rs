@@ -2,13 +2,14 @@
 //! the interrupts a run ends with.
 
 use super::super::emit::{get, get_str, Obj, Sink};
-use super::{ag_meta, AgUiDecoder, Cx, Interrupt, Phase};
+use super::{ag_meta, AgUiDecoder, Cx, Interrupt, Phase, Ty};
 use crate::events::DiagCode;
 use crate::json::Value;
 
 impl AgUiDecoder {
     /// The run-level order rules; `false` (with an error) when the event may not come now.
-    pub(super) fn check_run_order(&mut self, ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
+    pub(super) fn check_run_order(&mut self, t: Ty, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
+        let ty = t.name();
         let refuse = |sink: &mut Sink<'_>, msg: String| {
             sink.error(
                 DiagCode::OutOfOrder,
@@ -17,10 +18,10 @@ impl AgUiDecoder {
             );
             false
         };
-        match (self.phase, ty) {
-            (Phase::Active, "RUN_STARTED") => refuse(sink, "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.".to_owned()),
-            (_, "RUN_STARTED") => true,
-            (Phase::Idle, "RUN_ERROR") => {
+        match (self.phase, t) {
+            (Phase::Active, Ty::RunStarted) => refuse(sink, "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.".to_owned()),
+            (_, Ty::RunStarted) => true,
+            (Phase::Idle, Ty::RunError) => {
                 // An error before any run (a server refusing the request): a run of its own.
                 let thread = get_str(Some(v), "threadId").unwrap_or("ag-ui");
                 let run = get_str(Some(v), "runId").unwrap_or("run");
@@ -29,7 +30,7 @@ impl AgUiDecoder {
             }
             (Phase::Idle, _) => refuse(sink, "First event must be 'RUN_STARTED'".to_owned()),
             (Phase::Errored, _) => refuse(sink, format!("Cannot send event type '{ty}': The run has already errored with 'RUN_ERROR'. No further events can be sent.")),
-            (Phase::Finished, "RUN_ERROR") => true,
+            (Phase::Finished, Ty::RunError) => true,
             (Phase::Finished, _) => refuse(sink, format!("Cannot send event type '{ty}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'.")),
             (Phase::Active, _) => true,
         }
@@ -108,7 +109,7 @@ impl AgUiDecoder {
         sink: &mut Sink<'_>,
     ) {
         let ts = if ts.is_empty() {
-            super::super::emit::EPOCH
+            super::super::clock::EPOCH
         } else {
             ts
         };
@@ -193,7 +194,7 @@ impl AgUiDecoder {
             .filter(|(_, r)| **r)
             .map(|(id, _)| id.to_owned())
             .collect();
-        if !running.is_empty() && cx.ty == "RUN_FINISHED" {
+        if !running.is_empty() && cx.t == Ty::RunFinished {
             sink.warn(
                 DiagCode::OutOfOrder,
                 format!(
@@ -375,7 +376,7 @@ impl AgUiDecoder {
             .steps
             .iter()
             .position(|(o, n)| n == name && *o == owner);
-        if cx.ty == "STEP_STARTED" {
+        if cx.t == Ty::StepStarted {
             if at.is_some() {
                 let sub = owner
                     .as_deref()
@@ -461,7 +462,7 @@ impl AgUiDecoder {
         }
         self.subagents.insert(id, false);
         sink.task = Some(id.to_owned());
-        if cx.ty == "SUBAGENT_ERROR" {
+        if cx.t == Ty::SubagentError {
             let mut e = Obj::event("task-status", cx.thread, id);
             e.str("status", "failed")
                 .opt_str("message", get_str(Some(v), "message"))

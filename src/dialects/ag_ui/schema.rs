@@ -7,49 +7,93 @@ use super::super::emit::Sink;
 use crate::events::DiagCode;
 use crate::json::Value;
 
-/// The 31 event types of AG-UI 1.0 (`EventType`).
-pub(crate) const EVENT_TYPES: &[&str] = &[
-    "TEXT_MESSAGE_START",
-    "TEXT_MESSAGE_CONTENT",
-    "TEXT_MESSAGE_END",
-    "TEXT_MESSAGE_CHUNK",
-    "TOOL_CALL_START",
-    "TOOL_CALL_ARGS",
-    "TOOL_CALL_END",
-    "TOOL_CALL_CHUNK",
-    "TOOL_CALL_RESULT",
-    "STATE_SNAPSHOT",
-    "STATE_DELTA",
-    "MESSAGES_SNAPSHOT",
-    "ACTIVITY_SNAPSHOT",
-    "ACTIVITY_DELTA",
-    "RAW",
-    "CUSTOM",
-    "RUN_STARTED",
-    "RUN_FINISHED",
-    "RUN_ERROR",
-    "STEP_STARTED",
-    "STEP_FINISHED",
-    "REASONING_START",
-    "REASONING_MESSAGE_START",
-    "REASONING_MESSAGE_CONTENT",
-    "REASONING_MESSAGE_END",
-    "REASONING_MESSAGE_CHUNK",
-    "REASONING_END",
-    "REASONING_ENCRYPTED_VALUE",
-    "SUBAGENT_STARTED",
-    "SUBAGENT_FINISHED",
-    "SUBAGENT_ERROR",
-];
+/// Declares [`Ty`] with each type's name, most frequent first (the order [`Ty::parse`] tries).
+macro_rules! event_types {
+    ($($(#[$doc:meta])* $v:ident = $name:literal,)*) => {
+        /// An AG-UI event type: the 31 of AG-UI 1.0 (`EventType`) and the pre-1.0 thinking
+        /// events the official client still translates. Read from the event's text once
+        /// ([`Ty::parse`]); every rule after that matches on it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) enum Ty {
+            $($(#[$doc])* $v,)*
+        }
 
-/// The pre-1.0 thinking events the official client still translates.
-pub(crate) const LEGACY_TYPES: &[&str] = &[
-    "THINKING_START",
-    "THINKING_END",
-    "THINKING_TEXT_MESSAGE_START",
-    "THINKING_TEXT_MESSAGE_CONTENT",
-    "THINKING_TEXT_MESSAGE_END",
-];
+        impl Ty {
+            /// Every type, in the order [`Ty::parse`] tries them.
+            const ALL: &'static [Ty] = &[$(Ty::$v,)*];
+
+            /// The type's name on the wire.
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(Ty::$v => $name,)*
+                }
+            }
+        }
+    };
+}
+
+event_types! {
+    TextMessageContent = "TEXT_MESSAGE_CONTENT",
+    ActivitySnapshot = "ACTIVITY_SNAPSHOT",
+    StateDelta = "STATE_DELTA",
+    ReasoningMessageStart = "REASONING_MESSAGE_START",
+    ReasoningMessageContent = "REASONING_MESSAGE_CONTENT",
+    ReasoningMessageEnd = "REASONING_MESSAGE_END",
+    Custom = "CUSTOM",
+    ToolCallStart = "TOOL_CALL_START",
+    ToolCallArgs = "TOOL_CALL_ARGS",
+    ToolCallEnd = "TOOL_CALL_END",
+    ToolCallResult = "TOOL_CALL_RESULT",
+    TextMessageStart = "TEXT_MESSAGE_START",
+    TextMessageEnd = "TEXT_MESSAGE_END",
+    SubagentStarted = "SUBAGENT_STARTED",
+    SubagentFinished = "SUBAGENT_FINISHED",
+    RunStarted = "RUN_STARTED",
+    RunFinished = "RUN_FINISHED",
+    TextMessageChunk = "TEXT_MESSAGE_CHUNK",
+    ToolCallChunk = "TOOL_CALL_CHUNK",
+    StateSnapshot = "STATE_SNAPSHOT",
+    MessagesSnapshot = "MESSAGES_SNAPSHOT",
+    ActivityDelta = "ACTIVITY_DELTA",
+    Raw = "RAW",
+    RunError = "RUN_ERROR",
+    StepStarted = "STEP_STARTED",
+    StepFinished = "STEP_FINISHED",
+    ReasoningStart = "REASONING_START",
+    ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK",
+    ReasoningEnd = "REASONING_END",
+    ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE",
+    SubagentError = "SUBAGENT_ERROR",
+    /// Pre-1.0, read as `REASONING_START`.
+    ThinkingStart = "THINKING_START",
+    /// Pre-1.0, read as `REASONING_END`.
+    ThinkingEnd = "THINKING_END",
+    /// Pre-1.0, read as `REASONING_MESSAGE_START`.
+    ThinkingTextMessageStart = "THINKING_TEXT_MESSAGE_START",
+    /// Pre-1.0, read as `REASONING_MESSAGE_CONTENT`.
+    ThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT",
+    /// Pre-1.0, read as `REASONING_MESSAGE_END`.
+    ThinkingTextMessageEnd = "THINKING_TEXT_MESSAGE_END",
+}
+
+impl Ty {
+    /// The type named `name`, if AG-UI has it.
+    pub(crate) fn parse(name: &str) -> Option<Ty> {
+        Ty::ALL.iter().copied().find(|t| t.name() == name)
+    }
+
+    /// What a pre-1.0 `THINKING_*` type is read as.
+    pub(crate) fn legacy(self) -> Option<Ty> {
+        Some(match self {
+            Ty::ThinkingStart => Ty::ReasoningStart,
+            Ty::ThinkingEnd => Ty::ReasoningEnd,
+            Ty::ThinkingTextMessageStart => Ty::ReasoningMessageStart,
+            Ty::ThinkingTextMessageContent => Ty::ReasoningMessageContent,
+            Ty::ThinkingTextMessageEnd => Ty::ReasoningMessageEnd,
+            _ => return None,
+        })
+    }
+}
 
 #[derive(Clone, Copy)]
 enum T {
@@ -61,40 +105,46 @@ enum T {
 }
 
 /// Required members and their types, per event type.
-fn required(ty: &str) -> &'static [(&'static str, T)] {
+fn required(ty: Ty) -> &'static [(&'static str, T)] {
     use T::*;
     match ty {
-        "TEXT_MESSAGE_START"
-        | "TEXT_MESSAGE_END"
-        | "REASONING_START"
-        | "REASONING_END"
-        | "REASONING_MESSAGE_END" => &[("messageId", Str)],
-        "TEXT_MESSAGE_CONTENT" | "REASONING_MESSAGE_CONTENT" => {
+        Ty::TextMessageStart
+        | Ty::TextMessageEnd
+        | Ty::ReasoningStart
+        | Ty::ReasoningEnd
+        | Ty::ReasoningMessageEnd => &[("messageId", Str)],
+        Ty::TextMessageContent | Ty::ReasoningMessageContent => {
             &[("messageId", Str), ("delta", Str)]
         }
-        "REASONING_MESSAGE_START" => &[("messageId", Str), ("role", Str)],
-        "TOOL_CALL_START" => &[("toolCallId", Str), ("toolCallName", Str)],
-        "TOOL_CALL_ARGS" => &[("toolCallId", Str), ("delta", Str)],
-        "TOOL_CALL_END" => &[("toolCallId", Str)],
-        "TOOL_CALL_RESULT" => &[("messageId", Str), ("toolCallId", Str), ("content", Any)],
-        "STATE_SNAPSHOT" => &[],
-        "STATE_DELTA" => &[("delta", Arr)],
-        "MESSAGES_SNAPSHOT" => &[("messages", Arr)],
-        "ACTIVITY_SNAPSHOT" => &[("messageId", Str), ("activityType", Str), ("content", Obj)],
-        "ACTIVITY_DELTA" => &[("messageId", Str), ("activityType", Str), ("patch", Arr)],
-        "RAW" => &[("event", Any)],
-        "CUSTOM" => &[("name", Str)],
-        "RUN_STARTED" | "RUN_FINISHED" => &[("threadId", Str), ("runId", Str)],
-        "RUN_ERROR" => &[("message", Str)],
-        "STEP_STARTED" | "STEP_FINISHED" => &[("stepName", Str)],
-        "REASONING_ENCRYPTED_VALUE" => {
+        Ty::ReasoningMessageStart => &[("messageId", Str), ("role", Str)],
+        Ty::ToolCallStart => &[("toolCallId", Str), ("toolCallName", Str)],
+        Ty::ToolCallArgs => &[("toolCallId", Str), ("delta", Str)],
+        Ty::ToolCallEnd => &[("toolCallId", Str)],
+        Ty::ToolCallResult => &[("messageId", Str), ("toolCallId", Str), ("content", Any)],
+        Ty::StateDelta => &[("delta", Arr)],
+        Ty::MessagesSnapshot => &[("messages", Arr)],
+        Ty::ActivitySnapshot => &[("messageId", Str), ("activityType", Str), ("content", Obj)],
+        Ty::ActivityDelta => &[("messageId", Str), ("activityType", Str), ("patch", Arr)],
+        Ty::Raw => &[("event", Any)],
+        Ty::Custom => &[("name", Str)],
+        Ty::RunStarted | Ty::RunFinished => &[("threadId", Str), ("runId", Str)],
+        Ty::RunError => &[("message", Str)],
+        Ty::StepStarted | Ty::StepFinished => &[("stepName", Str)],
+        Ty::ReasoningEncryptedValue => {
             &[("subtype", Str), ("entityId", Str), ("encryptedValue", Str)]
         }
-        "SUBAGENT_STARTED" => &[("subagentRunId", Str), ("name", Str)],
-        "SUBAGENT_FINISHED" => &[("subagentRunId", Str)],
-        "SUBAGENT_ERROR" => &[("subagentRunId", Str), ("message", Str)],
-        "THINKING_TEXT_MESSAGE_CONTENT" => &[("delta", Str)],
-        _ => &[],
+        Ty::SubagentStarted => &[("subagentRunId", Str), ("name", Str)],
+        Ty::SubagentFinished => &[("subagentRunId", Str)],
+        Ty::SubagentError => &[("subagentRunId", Str), ("message", Str)],
+        Ty::ThinkingTextMessageContent => &[("delta", Str)],
+        Ty::StateSnapshot
+        | Ty::TextMessageChunk
+        | Ty::ToolCallChunk
+        | Ty::ReasoningMessageChunk
+        | Ty::ThinkingStart
+        | Ty::ThinkingEnd
+        | Ty::ThinkingTextMessageStart
+        | Ty::ThinkingTextMessageEnd => &[],
     }
 }
 
@@ -112,9 +162,10 @@ const OPTIONAL_STRINGS: &[&str] = &[
 ];
 
 /// Checks `v` against the schema of `ty`; `false` (with an error) when it cannot be applied.
-pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
+pub(crate) fn check(which: Ty, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
+    let ty = which.name();
     let mut ok = true;
-    for &(key, t) in required(ty) {
+    for &(key, t) in required(which) {
         let good = match (v.get(key), t) {
             (None | Some(Value::Null), _) => false,
             (Some(x), T::Str) => x.as_str().is_some(),
@@ -133,11 +184,11 @@ pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
             ok = false;
         }
     }
-    if ty == "STATE_SNAPSHOT" && v.get("snapshot").is_none() {
+    if which == Ty::StateSnapshot && v.get("snapshot").is_none() {
         sink.require_error(Some(v), "snapshot", "a JSON value", "$.snapshot");
         ok = false;
     }
-    if ty == "CUSTOM" && v.get("value").is_none() {
+    if which == Ty::Custom && v.get("value").is_none() {
         sink.require_error(Some(v), "value", "a JSON value", "$.value");
         ok = false;
     }
@@ -149,7 +200,11 @@ pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
         );
         ok = false;
     }
-    for &key in OPTIONAL_STRINGS {
+    // (One pass over the members finds whether any is worth a look: most events have none.)
+    let suspect = super::super::emit::members(Some(v))
+        .iter()
+        .any(|(k, x)| !x.is_null() && x.as_str().is_none() && OPTIONAL_STRINGS.contains(&&**k));
+    for &key in OPTIONAL_STRINGS.iter().filter(|_| suspect) {
         if let Some(x) = v.get(key) {
             if !x.is_null() && x.as_str().is_none() {
                 sink.require_error(Some(v), key, "string", &format!("$.{key}"));
@@ -169,7 +224,8 @@ pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
             );
         }
     }
-    if ty == "REASONING_MESSAGE_START" && v.get("role").and_then(Value::as_str) != Some("reasoning")
+    if which == Ty::ReasoningMessageStart
+        && v.get("role").and_then(Value::as_str) != Some("reasoning")
     {
         sink.error(
             DiagCode::InvalidEnum,
@@ -178,7 +234,7 @@ pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
         );
         ok = false;
     }
-    if ty == "REASONING_ENCRYPTED_VALUE"
+    if which == Ty::ReasoningEncryptedValue
         && !matches!(
             v.get("subtype").and_then(Value::as_str),
             Some("tool-call" | "message")
@@ -191,7 +247,7 @@ pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
         );
         ok = false;
     }
-    if ty == "TEXT_MESSAGE_START" {
+    if which == Ty::TextMessageStart {
         if let Some(role) = v.get("role").and_then(Value::as_str) {
             if !matches!(role, "developer" | "system" | "assistant" | "user") {
                 sink.error(
@@ -204,4 +260,54 @@ pub(crate) fn check(ty: &str, v: &Value<'_>, sink: &mut Sink<'_>) -> bool {
         }
     }
     ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check, Ty};
+    use crate::dialects::emit::Sink;
+    use crate::dialects::Output;
+
+    /// The paths of the errors `check` gives for `data`, and whether it may be applied.
+    fn errors(ty: Ty, data: &str) -> (Vec<String>, bool) {
+        let v = crate::json::parse(data).unwrap_or(crate::json::Value::Null);
+        let mut out = Output::default();
+        let mut sink = Sink {
+            out: &mut out,
+            raw: data,
+            event_id: "",
+            position: 0,
+            kind: None,
+            task: None,
+        };
+        let ok = check(ty, &v, &mut sink);
+        (out.diagnostics.iter().map(|d| d.path.clone()).collect(), ok)
+    }
+
+    #[test]
+    fn optional_strings_of_another_type_are_errors_in_the_schema_order() {
+        let start =
+            |rest: &str| format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"m"{rest}}}"#);
+        let t = Ty::TextMessageStart;
+        assert_eq!(errors(t, &start("")), (vec![], true));
+        assert_eq!(
+            errors(t, &start(r#","name":null,"role":"user""#)),
+            (vec![], true)
+        );
+        // (`name` before `role` in the event; `role` first in the schema's list.)
+        assert_eq!(
+            errors(t, &start(r#","name":[1],"role":5"#)),
+            (vec!["$.role".to_owned(), "$.name".to_owned()], false)
+        );
+        assert_eq!(
+            errors(t, &start(r#","parentToolCallId":{}"#)),
+            (vec!["$.parentToolCallId".to_owned()], false)
+        );
+        // A repeated member: the one `Value::get` reads decides.
+        let twice = start(r#","name":1,"name":"x""#);
+        let v = crate::json::parse(&twice).unwrap_or_default();
+        let read_is_string = v.get("name").and_then(crate::json::Value::as_str).is_some();
+        let (paths, ok) = errors(t, &twice);
+        assert_eq!((paths.is_empty(), ok), (read_is_string, read_is_string));
+    }
 }

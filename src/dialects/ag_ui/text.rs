@@ -3,7 +3,7 @@
 //! values, and the legacy `THINKING_*` events.
 
 use super::super::emit::{get_str, Obj, Sink};
-use super::{AgUiDecoder, Cx, LaneKind, MessageTrack};
+use super::{AgUiDecoder, Cx, LaneKind, MessageTrack, Ty};
 use crate::events::{DiagCode, MessageRole};
 use crate::json::Value;
 use std::borrow::Cow;
@@ -216,7 +216,7 @@ impl AgUiDecoder {
     /// `REASONING_START` / `REASONING_END`: spans that only notify (delivered whole).
     pub(super) fn reasoning_span(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
         let id = get_str(Some(v), "messageId").unwrap_or_default();
-        if cx.ty == "REASONING_START" {
+        if cx.t == Ty::ReasoningStart {
             if self.spans.contains(id) {
                 sink.error(DiagCode::OutOfOrder, format!("Cannot send 'REASONING_START' event: A reasoning span with ID '{id}' is already in progress. (not applied)"), "$.messageId");
                 return;
@@ -252,16 +252,16 @@ impl AgUiDecoder {
     /// Closes the chunk lane(s) this event ends (WIRE.md §5: any other event closes its
     /// owner's lane; run boundaries and snapshots close all; a few kinds close none).
     pub(super) fn close_lane_for(&mut self, cx: &Cx<'_>, sink: &mut Sink<'_>) {
-        match cx.ty {
-            "TEXT_MESSAGE_CHUNK"
-            | "TOOL_CALL_CHUNK"
-            | "REASONING_MESSAGE_CHUNK"
-            | "RAW"
-            | "ACTIVITY_SNAPSHOT"
-            | "ACTIVITY_DELTA"
-            | "REASONING_ENCRYPTED_VALUE"
-            | "SUBAGENT_STARTED" => {}
-            "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
+        match cx.t {
+            Ty::TextMessageChunk
+            | Ty::ToolCallChunk
+            | Ty::ReasoningMessageChunk
+            | Ty::Raw
+            | Ty::ActivitySnapshot
+            | Ty::ActivityDelta
+            | Ty::ReasoningEncryptedValue
+            | Ty::SubagentStarted => {}
+            Ty::RunFinished | Ty::RunError | Ty::MessagesSnapshot => {
                 let owners: Vec<String> = self.lanes.iter().map(|(k, _)| k.to_owned()).collect();
                 for o in owners {
                     self.close_lane(cx, &o, sink);
@@ -395,7 +395,7 @@ impl AgUiDecoder {
 
     pub(super) fn activity(&mut self, cx: &Cx<'_>, v: &Value<'_>, sink: &mut Sink<'_>) {
         let id = get_str(Some(v), "messageId").unwrap_or_default();
-        if cx.ty == "ACTIVITY_DELTA" {
+        if cx.t == Ty::ActivityDelta {
             let task = self
                 .messages
                 .get(id)
@@ -436,21 +436,9 @@ impl AgUiDecoder {
         sink.event(e.finish());
     }
 
-    /// `THINKING_*` (pre-1.0) read as `REASONING_*`: the type it stands for.
-    pub(super) fn legacy_type(&self, ty: &str) -> Option<&'static str> {
-        Some(match ty {
-            "THINKING_START" => "REASONING_START",
-            "THINKING_END" => "REASONING_END",
-            "THINKING_TEXT_MESSAGE_START" => "REASONING_MESSAGE_START",
-            "THINKING_TEXT_MESSAGE_CONTENT" => "REASONING_MESSAGE_CONTENT",
-            "THINKING_TEXT_MESSAGE_END" => "REASONING_MESSAGE_END",
-            _ => return None,
-        })
-    }
-
     pub(super) fn decode_legacy(
         &mut self,
-        as_type: &str,
+        as_type: Ty,
         v: &Value<'_>,
         ts: &str,
         sink: &mut Sink<'_>,
@@ -458,8 +446,9 @@ impl AgUiDecoder {
         sink.warn(
             DiagCode::InvalidEnum,
             format!(
-                "{} is a pre-1.0 event: read as {as_type}",
-                sink.kind.clone().unwrap_or_default()
+                "{} is a pre-1.0 event: read as {}",
+                sink.kind.clone().unwrap_or_default(),
+                as_type.name()
             ),
             "$.type",
         );
@@ -479,18 +468,19 @@ impl AgUiDecoder {
             run: &run,
             task: &run,
             owner: None,
-            ty: as_type,
+            t: as_type,
+            ty: as_type.name(),
             ts,
             raw: sink.raw,
         };
         match as_type {
-            "REASONING_MESSAGE_START" => {
+            Ty::ReasoningMessageStart => {
                 self.legacy_count += 1;
                 let id = format!("thinking-{}", self.legacy_count);
                 self.open_message(&cx, &id, MessageRole::Reasoning, None, sink);
                 self.legacy = Some(id);
             }
-            "REASONING_MESSAGE_CONTENT" => {
+            Ty::ReasoningMessageContent => {
                 if let Some(id) = self.legacy.clone() {
                     self.delta_event(
                         &cx,
@@ -501,7 +491,7 @@ impl AgUiDecoder {
                     );
                 }
             }
-            "REASONING_MESSAGE_END" => {
+            Ty::ReasoningMessageEnd => {
                 if let Some(id) = self.legacy.take() {
                     self.end_message(&cx, &id, &run, sink);
                 }

@@ -2,7 +2,7 @@
 //! streamed arguments, end, the `TOOL_CALL_CHUNK` shorthand, and results.
 
 use super::super::emit::{get_str, Obj, Sink};
-use super::{ag_meta, AgUiDecoder, Cx, LaneKind, ToolTrack};
+use super::{ag_meta, AgUiDecoder, Cx, LaneKind, ToolTrack, Ty};
 use crate::events::{DiagCode, MessageRole};
 use crate::json::{self, Value};
 
@@ -104,7 +104,7 @@ impl AgUiDecoder {
         match self.tools.get(id) {
             Some(t) if t.open => Some(t.task.clone()),
             _ => {
-                let msg = if cx.ty == "TOOL_CALL_END" {
+                let msg = if cx.t == Ty::ToolCallEnd {
                     format!("Cannot send 'TOOL_CALL_END' event: No active tool call found with ID '{id}'. A 'TOOL_CALL_START' event must be sent first. (not applied)")
                 } else {
                     format!("Cannot send '{}' event: No active tool call found with ID '{id}'. Start a tool call with 'TOOL_CALL_START' first. (not applied)", cx.ty)
