@@ -345,8 +345,9 @@ impl DialectDecoder {
         }
     }
 
-    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT`, `REASONING_MESSAGE_CONTENT`,
-    /// `STATE_DELTA` or `ACTIVITY_SNAPSHOT` becomes, built without JSON text in between, when
+    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT` / `_START` / `_END`,
+    /// `REASONING_MESSAGE_CONTENT` / `_START`, `TOOL_CALL_ARGS` / `_END`, `STATE_DELTA`,
+    /// `ACTIVITY_SNAPSHOT` or `CUSTOM` becomes, built without JSON text in between, when
     /// [`DialectDecoder::decode`] would give exactly that event with no diagnostic (the
     /// decoder's state then moved on as `decode` would move it); `None` (nothing changed)
     /// otherwise. It borrows from `data`; `iso` holds its timestamp.
@@ -360,9 +361,13 @@ impl DialectDecoder {
             // One look at the type's first letter picks the one reader that may take it.
             let clock = &mut self.clock;
             return match data.as_bytes().get(ag_ui::fast::TYPE_AT)? {
-                b'T' | b'R' => d.text_content_direct(ag_ui::fast::text_content(data)?, clock, iso),
+                b'T' | b'R' => match ag_ui::fast::text_content(data) {
+                    Some(e) => d.text_content_direct(e, clock, iso),
+                    None => d.simple_direct(ag_ui::fast::simple(data)?, clock, iso),
+                },
                 b'S' => d.state_delta_fast(ag_ui::fast::state_delta(data)?, clock, iso),
                 b'A' => d.activity_snapshot_fast(ag_ui::fast::activity_snapshot(data)?, clock, iso),
+                b'C' => d.custom_direct(ag_ui::fast::custom(data)?, clock, iso),
                 _ => None,
             };
         }
@@ -378,6 +383,28 @@ impl DialectDecoder {
         out.clear();
         if matches!(self.active, Some(Active::Canonical)) {
             return Route::Canonical;
+        }
+        #[cfg(feature = "ag-ui")]
+        if let Some(Active::AgUi(d)) = self.active.as_mut() {
+            if let Some(e) = ag_ui::fast::text_content(data) {
+                // (The session takes these through `direct`; this serves `decode` alone.)
+                let mut iso = [0; 24];
+                if let Some(crate::events::AgentEvent::MessageDelta(m)) =
+                    d.text_content_direct(e, &mut self.clock, &mut iso)
+                {
+                    let mut sink = Sink {
+                        out: &mut *out,
+                        raw: data,
+                        event_id,
+                        position,
+                        kind: None,
+                        task: None,
+                    };
+                    let (c, t, i) = (&m.context_id, &m.task_id, &m.message_id);
+                    sink.message_delta_valid(c, t, i, &m.delta, &m.timestamp, true);
+                    return Route::Translated;
+                }
+            }
         }
         let mut sink = Sink {
             out,

@@ -84,6 +84,11 @@ impl Surrogates {
         self.0.remove(id).is_some()
     }
 
+    /// `true` when stream `id` ended on a lone high surrogate (kept).
+    pub(crate) fn pending(&self, id: &str) -> bool {
+        self.0.len() > 0 && self.0.contains(id)
+    }
+
     /// Forgets everything beyond `max` pending streams.
     pub(crate) fn bound(&mut self, max: usize) {
         if self.0.len() > max {

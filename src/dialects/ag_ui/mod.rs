@@ -395,6 +395,208 @@ impl AgUiDecoder {
         ))
     }
 
+    /// A compact event of [`fast::simple`] (`TEXT_MESSAGE_START` / `_END`,
+    /// `REASONING_MESSAGE_START`, `TOOL_CALL_ARGS` / `_END`) as the one canonical event the
+    /// general path would give with no diagnostic, built directly, the decoder's state moved on
+    /// as the general path moves it; `None` (nothing changed) otherwise: an inactive run, an
+    /// open chunk lane, an unknown sub-agent, an invalid timestamp, and whatever would be a
+    /// diagnostic or a second event (a message or call not open, or already open; a pending
+    /// surrogate half; a reasoning text to end).
+    pub(crate) fn simple_direct<'s>(
+        &'s mut self,
+        e: fast::Simple<'s>,
+        clock: &mut Clock,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        use crate::events::AgentEvent as A;
+        use std::borrow::Cow::{Borrowed, Owned};
+        if !self.direct_allowed(e.owner) {
+            return None;
+        }
+        let (Some(_), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
+            return None;
+        };
+        // The task of the event (the sub-agent's, or the run's), what it does to the decoder's
+        // state (checked first, done once the timestamp is known to be valid).
+        enum Change {
+            /// Opens message `id` in this task with this role.
+            Open(String, MessageRole),
+            /// Closes the message or the call's arguments.
+            Close,
+            None,
+        }
+        let here = e.owner.unwrap_or(run);
+        let (task, change): (String, Change) = match e.ty {
+            Ty::TextMessageStart | Ty::ReasoningMessageStart => {
+                let role = match (e.ty, e.second.as_deref()?) {
+                    (Ty::ReasoningMessageStart, "reasoning") => MessageRole::Reasoning,
+                    (Ty::TextMessageStart, r @ ("developer" | "system" | "assistant" | "user")) => {
+                        MessageRole::parse(r)?
+                    }
+                    _ => return None,
+                };
+                // (As `open_message`: a closed message of the thread is reopened where it is,
+                // or in this run when an earlier run of the thread had it.)
+                let task = match self.messages.get(e.id) {
+                    Some(m) if m.open || m.role == MessageRole::Activity => return None,
+                    Some(m) if m.owner.is_none() && e.owner.is_none() && m.task != here => {
+                        here.to_owned()
+                    }
+                    Some(m) => m.task.clone(),
+                    None => here.to_owned(),
+                };
+                (task.clone(), Change::Open(task, role))
+            }
+            Ty::TextMessageEnd => match self.messages.get(e.id) {
+                Some(m)
+                    if m.open
+                        && m.role != MessageRole::Reasoning
+                        && m.owner.as_deref() == e.owner
+                        && !self.surrogates.pending(e.id)
+                        && (self.reasoning.len() == 0 || self.reasoning.get(e.id).is_none()) =>
+                {
+                    (m.task.clone(), Change::Close)
+                }
+                _ => return None,
+            },
+            Ty::ToolCallArgs | Ty::ToolCallEnd => match self.tools.get(e.id) {
+                Some(t)
+                    if t.open && !(e.ty == Ty::ToolCallEnd && self.surrogates.pending(e.id)) =>
+                {
+                    let change = if e.ty == Ty::ToolCallEnd {
+                        Change::Close
+                    } else {
+                        Change::None
+                    };
+                    (t.task.clone(), change)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let (ts, valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        if !valid {
+            return None; // (nothing changed: the clock keeps only valid timestamps)
+        }
+        let opened = match &change {
+            Change::Open(_, role) => Some(*role),
+            _ => None,
+        };
+        match change {
+            Change::Open(task, role) => {
+                self.track_message(e.id, &task, role, true, e.owner);
+                if role == MessageRole::Reasoning {
+                    self.reasoning.insert(e.id, String::new());
+                }
+            }
+            Change::Close if e.ty == Ty::TextMessageEnd => {
+                if let Some(m) = self.messages.get_mut(e.id) {
+                    m.open = false;
+                }
+            }
+            Change::Close => {
+                if let Some(t) = self.tools.get_mut(e.id) {
+                    t.open = false;
+                }
+            }
+            Change::None => {}
+        }
+        self.bound();
+        let thread = Borrowed(self.thread.as_deref().unwrap_or_default());
+        let (task, id, timestamp) = (Owned(task), Borrowed(e.id), Borrowed(ts));
+        Some(match e.ty {
+            Ty::TextMessageStart | Ty::ReasoningMessageStart => {
+                A::MessageStart(crate::events::MessageStart {
+                    context_id: thread,
+                    task_id: task,
+                    message_id: id,
+                    role: opened.unwrap_or(MessageRole::Assistant),
+                    name: None,
+                    timestamp,
+                    metadata: None,
+                    extra: Vec::new(),
+                })
+            }
+            Ty::TextMessageEnd => A::MessageEnd(crate::events::MessageEnd {
+                context_id: thread,
+                task_id: task,
+                message_id: id,
+                part_id: None,
+                part_members: None,
+                timestamp,
+                metadata: None,
+                extra: Vec::new(),
+            }),
+            Ty::ToolCallArgs => {
+                // (As `join_delta`; the reader takes no `\u` escape: see `text_content_direct`.)
+                let mut delta = e.second.unwrap_or_default();
+                if self.surrogates.take(e.id) {
+                    delta = Owned(format!("\u{FFFD}{delta}"));
+                }
+                A::ToolArgsDelta(crate::events::ToolArgsDelta {
+                    context_id: thread,
+                    task_id: task,
+                    tool_call_id: id,
+                    delta,
+                    timestamp,
+                    extra: Vec::new(),
+                })
+            }
+            _ => A::ToolArgsEnd(crate::events::ToolArgsEnd {
+                context_id: thread,
+                task_id: task,
+                tool_call_id: id,
+                arguments: None,
+                timestamp,
+                extra: Vec::new(),
+            }),
+        })
+    }
+
+    /// A compact `CUSTOM` (see [`fast::custom`]) as the `ag-ui:custom` event the general path
+    /// would give with no diagnostic (an active run, no open chunk lane, a known sub-agent),
+    /// built directly; `None` (nothing changed) otherwise.
+    pub(crate) fn custom_direct<'s>(
+        &'s mut self,
+        e: fast::Custom<'s>,
+        clock: &mut Clock,
+        iso: &'s mut [u8; 24],
+    ) -> Option<crate::events::AgentEvent<'s>> {
+        use std::borrow::Cow::Borrowed;
+        if !self.direct_allowed(e.owner) {
+            return None;
+        }
+        let (Some(thread), Some(run)) = (self.thread.as_deref(), self.run.as_deref()) else {
+            return None;
+        };
+        // (The general path stamps it too: the clock keeps its time when valid. The event
+        // carries the number as sent, so any timestamp will do.)
+        clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        let task = e.owner.unwrap_or(run);
+        // The members `pass_through` writes: its own kind and ids, then the event's members.
+        let s = |v: &'s str| Value::String(Borrowed(v));
+        let mut members = vec![
+            (Borrowed("kind"), s("ag-ui:custom")),
+            (Borrowed("contextId"), s(thread)),
+            (Borrowed("taskId"), s(task)),
+            (Borrowed("type"), s("CUSTOM")),
+            (Borrowed("timestamp"), Value::Number(e.timestamp_ms as f64)),
+        ];
+        if let Some(o) = e.owner {
+            members.push((Borrowed("subagentRunId"), s(o)));
+        }
+        members.push((Borrowed("name"), s(e.name)));
+        members.push((Borrowed("value"), e.value));
+        Some(crate::events::AgentEvent::Unknown(
+            crate::events::UnknownEvent {
+                unknown_kind: Borrowed("ag-ui:custom"),
+                context_id: Some(Borrowed(thread)),
+                task_id: Some(Borrowed(task)),
+                data: Value::Object(members),
+            },
+        ))
+    }
+
     /// Whether a compact event of `owner` (its `subagentRunId`) may take a direct path: an
     /// active run, no open chunk lane at all (the run's own would be closed first; checked
     /// without a lookup, which keeps these paths small), and a sub-agent that is known (an

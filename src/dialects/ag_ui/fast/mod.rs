@@ -12,6 +12,7 @@
 //! caller takes the general path. The unit test feeds every event to two decoders, one with the
 //! compact text and one with text the fast reader refuses, and compares their output.
 
+use super::Ty;
 use crate::events::fast::Cursor;
 use crate::json::{plain_run, Value};
 use std::borrow::Cow;
@@ -125,6 +126,88 @@ fn escaped_string<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
     }
 }
 
+/// The compact events of one or two string members (after `type`, `timestamp` and an optional
+/// `subagentRunId`) that [`simple`] reads: the type, the text up to the timestamp, the text
+/// before the id, and the text before the second string (none: the id is the last member).
+const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
+    (
+        Ty::ReasoningMessageStart,
+        r#"{"type":"REASONING_MESSAGE_START","timestamp":"#,
+        MESSAGE,
+        Some(ROLE),
+    ),
+    (
+        Ty::ToolCallArgs,
+        r#"{"type":"TOOL_CALL_ARGS","timestamp":"#,
+        TOOL_CALL,
+        Some(DELTA),
+    ),
+    (
+        Ty::ToolCallEnd,
+        r#"{"type":"TOOL_CALL_END","timestamp":"#,
+        TOOL_CALL,
+        None,
+    ),
+    (
+        Ty::TextMessageStart,
+        r#"{"type":"TEXT_MESSAGE_START","timestamp":"#,
+        MESSAGE,
+        Some(ROLE),
+    ),
+    (
+        Ty::TextMessageEnd,
+        r#"{"type":"TEXT_MESSAGE_END","timestamp":"#,
+        MESSAGE,
+        None,
+    ),
+];
+
+const TOOL_CALL: &str = r#","toolCallId":""#;
+const ROLE: &str = r#"","role":""#;
+
+/// A compact event of [`SIMPLE`], borrowed from the event's text.
+pub(crate) struct Simple<'a> {
+    pub ty: Ty,
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `messageId` or `toolCallId` (no escapes).
+    pub id: &'a str,
+    /// `role` or `delta` (escapes other than `\u` unescaped), for the types that have one.
+    pub second: Option<Cow<'a, str>>,
+}
+
+/// Reads `data` as a compact event of [`SIMPLE`] (those members, in that order, nothing else),
+/// or `None` (the general path reads it).
+pub(crate) fn simple(data: &str) -> Option<Simple<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    let &(ty, head, id_key, second_key) = SIMPLE.iter().find(|(_, head, ..)| {
+        let mut probe = Cursor { text: data, pos: 0 };
+        lit(&mut probe, head).is_some()
+    })?;
+    c.pos = head.len();
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    lit(&mut c, id_key)?;
+    let id = c.plain_string()?;
+    let second = match second_key {
+        Some(key) => {
+            lit(&mut c, key)?;
+            Some(string_body(&mut c)?)
+        }
+        None => None,
+    };
+    lit(&mut c, TAIL)?;
+    (c.pos == data.len()).then_some(Simple {
+        ty,
+        timestamp_ms,
+        owner,
+        id,
+        second,
+    })
+}
+
 /// The body of a string whose opening quote was consumed: borrowed when it has no escape,
 /// else unescaped (no `\u`); the cursor stops at the closing quote.
 fn string_body<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
@@ -234,6 +317,44 @@ pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
         activity_type,
         replace,
         content,
+    })
+}
+
+const CUSTOM_HEAD: &str = r#"{"type":"CUSTOM","timestamp":"#;
+const CUSTOM_NAME: &str = r#","name":""#;
+const CUSTOM_VALUE: &str = r#"","value":"#;
+
+/// A compact `CUSTOM` (`type`, `timestamp`, [`subagentRunId`], `name`, `value`, nothing else),
+/// its value borrowed from the event's text.
+pub(crate) struct Custom<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `name` (no escapes).
+    pub name: &'a str,
+    /// `value`, parsed from the event's text.
+    pub value: Value<'a>,
+}
+
+/// Reads `data` as a compact `CUSTOM` whose value comes out of the canonical `ag-ui:custom`
+/// text the general path writes exactly as it is, or `None` (the general path reads it). The
+/// value sits one level deep in both events: parsed from its own slice with one level less.
+pub(crate) fn custom(data: &str) -> Option<Custom<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    lit(&mut c, CUSTOM_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    lit(&mut c, CUSTOM_NAME)?;
+    let name = c.plain_string()?;
+    lit(&mut c, CUSTOM_VALUE)?;
+    let body = data.strip_suffix('}')?.get(c.pos..)?;
+    let value = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
+    written_as_is(&value).then_some(Custom {
+        timestamp_ms,
+        owner,
+        name,
+        value,
     })
 }
 

@@ -222,6 +222,210 @@ fn the_direct_text_content_gives_what_the_general_path_gives() {
     assert!(took >= 10, "direct {took}");
 }
 
+#[test]
+fn the_direct_simple_events_give_what_the_general_path_gives() {
+    let ev =
+        |ty: &str, rest: &str| format!(r#"{{"type":"{ty}","timestamp":1762425000100,{rest}}}"#);
+    let start = |id: &str, role: &str| {
+        ev(
+            "TEXT_MESSAGE_START",
+            &format!(r#""messageId":"{id}","role":"{role}""#),
+        )
+    };
+    let end = |id: &str| ev("TEXT_MESSAGE_END", &format!(r#""messageId":"{id}""#));
+    let think = |id: &str| {
+        ev(
+            "REASONING_MESSAGE_START",
+            &format!(r#""messageId":"{id}","role":"reasoning""#),
+        )
+    };
+    let think_end = |id: &str| ev("REASONING_MESSAGE_END", &format!(r#""messageId":"{id}""#));
+    let call = |id: &str| {
+        ev(
+            "TOOL_CALL_START",
+            &format!(r#""toolCallId":"{id}","toolCallName":"search""#),
+        )
+    };
+    let args = |id: &str, delta: &str| {
+        ev(
+            "TOOL_CALL_ARGS",
+            &format!(r#""toolCallId":"{id}","delta":"{delta}""#),
+        )
+    };
+    let call_end = |id: &str| ev("TOOL_CALL_END", &format!(r#""toolCallId":"{id}""#));
+    let sub = |e: String| {
+        e.replacen(
+            r#","messageId""#,
+            r#","subagentRunId":"sub-1","messageId""#,
+            1,
+        )
+        .replacen(
+            r#","toolCallId""#,
+            r#","subagentRunId":"sub-1","toolCallId""#,
+            1,
+        )
+    };
+    let stream: Vec<String> = vec![
+        // before any run
+        start("m0", "assistant"),
+        args("c0", "{}"),
+        r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+        // text messages: each role, an unknown one, a name, already open, ended twice
+        start("m1", "assistant"),
+        start("m1", "assistant"),
+        end("m1"),
+        end("m1"),
+        start("m1", "assistant"),
+        end("m1"),
+        start("m2", "user"),
+        end("m2"),
+        start("m3", "developer"),
+        start("m4", "system"),
+        start("m5", "tool"),
+        start("m6", "reasoning"),
+        start("m7", r#"assist\"ant"#),
+        ev("TEXT_MESSAGE_START", r#""messageId":"m8","role":"assistant","name":"bot""#),
+        ev("TEXT_MESSAGE_START", r#""messageId":"m9""#),
+        end("m3"),
+        end("m4"),
+        end("nobody"),
+        // a split surrogate pair left open at the end: U+FFFD first
+        c("", "m8", r"x\ud83d"),
+        end("m8"),
+        // an activity's id
+        ev("ACTIVITY_SNAPSHOT", r#""messageId":"a1","activityType":"p","content":{}"#),
+        start("a1", "assistant"),
+        // reasoning: started, a text end for it, its end, a start with another role
+        think("th1"),
+        think("th1"),
+        end("th1"),
+        r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":1762425000100,"messageId":"th1","delta":"hm"}"#.into(),
+        think_end("th1"),
+        ev("REASONING_MESSAGE_START", r#""messageId":"th2","role":"assistant""#),
+        // a reasoning message a snapshot closes as an assistant one, reopened as text and
+        // ended: its thought too (a second event: the general path's)
+        think("th3"),
+        ev("MESSAGES_SNAPSHOT", r#""messages":[{"id":"th3","role":"assistant","content":"x"}]"#),
+        start("th3", "assistant"),
+        end("th3"),
+        // tool calls: arguments before the start, escaped, split surrogates, after the end
+        args("c1", "{}"),
+        call("c1"),
+        args("c1", r#"{\"q\":\"a\\nb\"}"#),
+        args("c1", r"A"),
+        args("c1", r"x\ud83d"),
+        args("c1", "plain after a high half"),
+        args("c1", r"y\ud83d"),
+        call_end("c1"),
+        args("c1", "late"),
+        call_end("c1"),
+        call("c2"),
+        args("c2", ""),
+        call_end("c2"),
+        // a sub-agent: its messages and calls; another owner; an unknown sub-agent
+        ev("SUBAGENT_STARTED", r#""subagentRunId":"sub-1","name":"helper""#),
+        sub(start("s1", "assistant")),
+        end("s1"),
+        sub(end("s1")),
+        sub(think("s2")),
+        sub(call("s3")),
+        args("s3", "run's"),
+        sub(args("s3", "sub's")),
+        sub(call_end("s3")),
+        start("s4", "assistant").replacen(r#","messageId""#, r#","subagentRunId":"nobody","messageId""#, 1),
+        // a message of an earlier run reopened (the text goes to this run)
+        end("m9"),
+        r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#.into(),
+        r#"{"type":"RUN_STARTED","timestamp":1762425000300,"threadId":"t1","runId":"r2"}"#.into(),
+        start("m1", "assistant"),
+        end("m1"),
+        // an open chunk lane is closed first
+        r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000301,"messageId":"k1","delta":"chunk"}"#.into(),
+        start("m10", "assistant"),
+        // a timestamp past year 9999
+        end("m10").replace("1762425000100", "999999999999999"),
+        ev("TOOL_CALL_END", r#""toolCallId":"c1","extra":1"#),
+        r#"{"type":"RUN_FINISHED","timestamp":1762425000400,"threadId":"t1","runId":"r2"}"#.into(),
+        end("m10"),
+    ];
+    let took = lockstep(&stream);
+    assert!(took >= 20, "direct {took}");
+    // The reader refuses other members, escapes in ids, `\u` escapes.
+    for refused in [
+        ev(
+            "TEXT_MESSAGE_START",
+            r#""messageId":"m","role":"assistant","name":"n""#,
+        ),
+        ev("TEXT_MESSAGE_END", r#""messageId":"m\u0031""#),
+        ev("TOOL_CALL_ARGS", r#""toolCallId":"c","delta":"\u0041""#),
+        ev("TOOL_CALL_END", r#""toolCallId":"c","extra":1"#),
+        ev("TOOL_CALL_END", r#""toolCallId":"c" "#),
+    ] {
+        assert!(super::simple(&refused).is_none(), "{refused}");
+    }
+    assert!(
+        super::simple(&args("c", r#"a\"b"#)).is_some_and(|e| e.second.as_deref() == Some("a\"b"))
+    );
+}
+
+#[test]
+fn the_direct_custom_event_gives_what_the_general_path_gives() {
+    let custom = |rest: &str| format!(r#"{{"type":"CUSTOM","timestamp":1762425000100,{rest}}}"#);
+    let v = |value: &str| custom(&format!(r#""name":"internal:llm-call","value":{value}"#));
+    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let mut stream: Vec<String> = vec![
+        v("1"),
+        r#"{"type":"RUN_STARTED","timestamp":1762425000000,"threadId":"t1","runId":"r1"}"#.into(),
+        v(r#"{"iteration":1,"model":"llama","s":"esc\"aped \u00e9 ✓","n":[1,2.5,-3,1e300],"o":{}}"#),
+        v(r#"[1,"two",null,true]"#),
+        v(r#""text""#),
+        v("null"),
+        v("-0"),
+        v(r#"{"z":-0.0}"#),
+        v("1e400"),
+        v(r#"{"bad":tru}"#),
+        v(r#" {"ws":true} "#),
+        v(r#"{"a":1,"a":2}"#),
+        v(r#"1,"extra":2"#),
+        custom(r#""name":"n""#),
+        custom(r#""name":"esc\"aped","value":1"#),
+        custom(r#""name":7,"value":1"#),
+        custom(r#""value":1,"name":"n""#),
+        custom(r#""name":"n","value":1,"kind":"task-created""#),
+        custom(r#""subagentRunId":"sub-1","name":"n","value":1"#),
+        r#"{"type":"SUBAGENT_STARTED","timestamp":1762425000101,"subagentRunId":"sub-1","name":"helper"}"#.into(),
+        custom(r#""subagentRunId":"sub-1","name":"n","value":{"from":"sub"}"#),
+        custom(r#""subagentRunId":"sub-2","name":"n","value":1"#),
+        custom(r#""subagentRunId":null,"name":"n","value":1"#),
+        // an open chunk lane is closed first
+        r#"{"type":"TEXT_MESSAGE_CHUNK","timestamp":1762425000006,"messageId":"m3","delta":"chunk"}"#.into(),
+        v("2"),
+        r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000007,"messageId":"m3"}"#.into(),
+        // its time is the stream's: an event without one takes it
+        v("3").replace("1762425000100", "1762425000777"),
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m4","role":"assistant"}"#.into(),
+        r#"{"type":"TEXT_MESSAGE_END","timestamp":1762425000800,"messageId":"m4"}"#.into(),
+        // a timestamp past year 9999
+        v("3").replace("1762425000100", "999999999999999"),
+    ];
+    for n in 124..=130 {
+        stream.push(v(&nested(n)));
+    }
+    stream.push(
+        r#"{"type":"RUN_FINISHED","timestamp":1762425000200,"threadId":"t1","runId":"r1"}"#.into(),
+    );
+    stream.push(v("4"));
+    // (A space after the event: the same members in the same order, which the canonical
+    // event keeps, and the same byte offsets in messages.)
+    let took = lockstep_with(&stream, |e| format!("{e} "));
+    assert!(took >= 10, "direct {took}");
+    // (The depth limit falls inside 124..=130: both sides of it are in the stream.)
+    for refused in [v("-0"), v("1e400"), v(r#"1,"extra":2"#), v(&nested(130))] {
+        assert!(super::custom(&refused).is_none(), "{refused}");
+    }
+    assert!(super::custom(&v(&nested(124))).is_some());
+}
+
 /// Feeds `events` as SSE to an AG-UI session; returns the state, the diagnostics and the
 /// applied events.
 fn session_of(events: &[String]) -> (String, Vec<String>, Vec<String>) {
