@@ -64,7 +64,9 @@
 // Then +287 B gzip (measured on the bundler glue: 309,282 -> 309,569 B) when `agentwire` moved to the web glue under a
 // URL loader (issue 23 item 6: no bundler setting; the web glue and the loader are +287 B gzip over
 // the bundler glue's 309,282 B) and the Worker's URL moved from the glue's snippet to the layer. Measured after all of these and the
-// AG-UI speed work (+~1.5 KB): 307,564 B; guard 308,588 B.
+// AG-UI speed work (+~1.5 KB): 307,564 B; guard 308,588 B. Raised 2026-11-27 for issue 19's
+// AG-UI direct paths (CUSTOM, REASONING_MESSAGE_START, TOOL_CALL_ARGS / _END, TEXT_MESSAGE_START /
+// _END: +2.3 KB gzip for -7% of the AG-UI feed's CPU in node): measured 310,609 B; guard 311,633 B.
 // The target is now issue 23's: 190 KB gzip for `agentwire` with every dialect (the 80 KB target of
 // issue 7 was shown out of reach for one wasm holding everything). Set SIZE_BUDGET_GZIP=194560 to
 // enforce it. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -106,9 +108,11 @@ const ENTRY_BUDGETS = {
 // to JavaScript made ASCII, messages' texts in the string pools once, the value writer's
 // staging; -10 to -20 ms of the consumer's CPU on medium.agui.sse in node), +1.2 to +1.5 KB per
 // entry; measured then (+1 KB): core 181,987, a2a 207,308, acp 194,886, unified 192,282, myagent
-// 203,043, ag-ui 210,662, ai-sdk 207,390.
+// 203,043, ag-ui 210,662, ai-sdk 207,390. ag-ui raised 2026-11-27 for the AG-UI direct paths of
+// CUSTOM, REASONING_MESSAGE_START, TOOL_CALL_ARGS / _END and TEXT_MESSAGE_START / _END (+2.3 KB
+// gzip, -7% of the feed's CPU in node on medium.agui.sse): measured 212,667 (+1 KB).
 const ENTRY_GUARDS = {
-  core: 183011, a2a: 208332, acp: 195910, unified: 193306, myagent: 204067, "ag-ui": 211686, "ai-sdk": 208414,
+  core: 183011, a2a: 208332, acp: 195910, unified: 193306, myagent: 204067, "ag-ui": 213691, "ai-sdk": 208414,
 };
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
@@ -119,7 +123,7 @@ if (process.argv.length <= 2 && !existsSync(files[0])) {
   for (const f of fails) console.error(f);
   process.exit(fails.length ? 1 : 0);
 }
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 308588);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 311633);
 const target = Number(process.env.SIZE_TARGET_GZIP || 190 * 1024);
 
 const total = { raw: 0, gz: 0, br: 0 };
