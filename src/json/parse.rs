@@ -34,19 +34,6 @@ struct Parser<'a> {
     depth_left: usize,
 }
 
-/// Bytes that end the fast scan of a string body: `"`, `\` and the control characters.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -54,7 +41,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// mask of their high bits. Only the lowest set bit is exact (a borrow can flag a byte above a
 /// real match), which is all [`plain_run`] uses.
 #[inline(always)]
-pub(super) fn stop_mask(w: u64) -> u64 {
+fn stop_mask(w: u64) -> u64 {
     let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let quote = zero_in(w ^ (ONES * u64::from(b'"')));
     let backslash = zero_in(w ^ (ONES * u64::from(b'\\')));
@@ -63,9 +50,11 @@ pub(super) fn stop_mask(w: u64) -> u64 {
 }
 
 /// Length of the run of plain string bytes at the start of `rest` (up to the first `"`, `\\` or
-/// control character), or `None` when there is no such byte. Eight bytes per step (SWAR: wasm
-/// has 64-bit integers; the first stop byte of a word is its lowest flagged byte), byte by byte
-/// only in the last few bytes of the input.
+/// control character: the bytes a JSON string cannot hold as they are), or `None` when there is
+/// no such byte. Eight bytes per step (SWAR: wasm has 64-bit integers; the first stop byte of a
+/// word is its lowest flagged byte), the last few too, padded with spaces (which never stop):
+/// most keys and values are shorter than eight bytes, and a byte-by-byte tail made their scan
+/// the writer's most expensive step. The parser's string scan and the writer's escape scan.
 #[inline(always)]
 pub(crate) fn plain_run(rest: &[u8]) -> Option<usize> {
     let mut skipped = 0;
@@ -80,11 +69,17 @@ pub(crate) fn plain_run(rest: &[u8]) -> Option<usize> {
         }
         skipped += 8;
     }
-    words
-        .remainder()
-        .iter()
-        .position(|&b| STRING_STOP[b as usize])
-        .map(|n| skipped + n)
+    let tail = words.remainder();
+    if tail.is_empty() {
+        return None;
+    }
+    let mut last = [b' '; 8];
+    for (d, &b) in last.iter_mut().zip(tail) {
+        *d = b;
+    }
+    // Only the lowest flagged byte is exact (see `stop_mask`): a real stop byte, inside `tail`.
+    let m = stop_mask(u64::from_le_bytes(last));
+    (m != 0).then(|| skipped + (m.trailing_zeros() / 8) as usize)
 }
 
 impl<'a> Parser<'a> {

@@ -1,38 +1,8 @@
 //! The writer: compact JSON, escaping as `JSON.stringify` does.
 
-use super::parse::stop_mask;
+use super::parse::plain_run as escape_at;
 use super::Value;
 use std::fmt::Write as _;
-
-/// Position of the first byte of `bytes` that needs an escape in a JSON string (`"`, `\` or a
-/// control character), or `None`. Eight bytes per step, the last few too (padded with spaces,
-/// which need none): most keys and values are shorter than eight bytes, and a byte-by-byte
-/// tail made their scan the writer's most expensive step.
-fn escape_at(bytes: &[u8]) -> Option<usize> {
-    let mut skipped = 0;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let Ok(w) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let m = stop_mask(u64::from_le_bytes(w));
-        if m != 0 {
-            return Some(skipped + (m.trailing_zeros() / 8) as usize);
-        }
-        skipped += 8;
-    }
-    let rest = words.remainder();
-    if rest.is_empty() {
-        return None;
-    }
-    let mut last = [b' '; 8];
-    for (d, &b) in last.iter_mut().zip(rest) {
-        *d = b;
-    }
-    // Only the lowest flagged byte is exact (see `stop_mask`): a real stop byte, inside `rest`.
-    let m = stop_mask(u64::from_le_bytes(last));
-    (m != 0).then(|| skipped + (m.trailing_zeros() / 8) as usize)
-}
 
 /// Appends `s` as a quoted, escaped JSON string.
 ///
