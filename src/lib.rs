@@ -13,6 +13,7 @@
 //! - [`client`]: the client's pure logic (backoff, response classification, endpoints, JSON Schema
 //!   answer checks).
 //! - `sorted` (private): sorting short string lists without the standard library's sort.
+//! - `swar` (private): word-at-a-time byte scans (JSON strings, SSE line ends).
 //! - `browser` (wasm32 only): the JavaScript-facing glue: transports, JS API, conversions, errors.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -27,6 +28,7 @@ pub mod pipeline;
 mod sorted;
 pub mod sse;
 pub mod state;
+mod swar;
 
 #[cfg(target_arch = "wasm32")]
 pub mod browser;

@@ -1,6 +1,7 @@
 //! The reader: a recursive-descent parser over `&str` with a depth limit.
 
 use super::{JsonError, JsonErrorKind, Value, MAX_DEPTH};
+use crate::swar;
 use std::borrow::Cow;
 
 /// Parses one JSON document (surrounding whitespace allowed) with the default depth limit.
@@ -34,52 +35,21 @@ struct Parser<'a> {
     depth_left: usize,
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
 /// The bytes of `w` (little-endian) that are `"`, `\\` or a control character (< 0x20), as a
-/// mask of their high bits. Only the lowest set bit is exact (a borrow can flag a byte above a
-/// real match), which is all [`plain_run`] uses.
+/// mask of their high bits (the lowest one exact, see [`swar::zero_bytes`]).
 #[inline(always)]
 fn stop_mask(w: u64) -> u64 {
-    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let quote = zero_in(w ^ (ONES * u64::from(b'"')));
-    let backslash = zero_in(w ^ (ONES * u64::from(b'\\')));
-    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-    quote | backslash | control
+    let control = w.wrapping_sub(swar::ONES * 0x20) & !w & swar::HIGHS;
+    swar::bytes_equal(w, b'"') | swar::bytes_equal(w, b'\\') | control
 }
 
 /// Length of the run of plain string bytes at the start of `rest` (up to the first `"`, `\\` or
 /// control character: the bytes a JSON string cannot hold as they are), or `None` when there is
-/// no such byte. Eight bytes per step (SWAR: wasm has 64-bit integers; the first stop byte of a
-/// word is its lowest flagged byte), the last few too, padded with spaces (which never stop):
-/// most keys and values are shorter than eight bytes, and a byte-by-byte tail made their scan
-/// the writer's most expensive step. The parser's string scan and the writer's escape scan.
+/// no such byte; eight bytes per step, the tail padded with spaces (which never stop). The
+/// parser's string scan and the writer's escape scan.
 #[inline(always)]
 pub(crate) fn plain_run(rest: &[u8]) -> Option<usize> {
-    let mut skipped = 0;
-    let mut words = rest.chunks_exact(8);
-    for word in &mut words {
-        let Ok(w) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let m = stop_mask(u64::from_le_bytes(w));
-        if m != 0 {
-            return Some(skipped + (m.trailing_zeros() / 8) as usize);
-        }
-        skipped += 8;
-    }
-    let tail = words.remainder();
-    if tail.is_empty() {
-        return None;
-    }
-    let mut last = [b' '; 8];
-    for (d, &b) in last.iter_mut().zip(tail) {
-        *d = b;
-    }
-    // Only the lowest flagged byte is exact (see `stop_mask`): a real stop byte, inside `tail`.
-    let m = stop_mask(u64::from_le_bytes(last));
-    (m != 0).then(|| skipped + (m.trailing_zeros() / 8) as usize)
+    swar::first_flagged(rest, b' ', stop_mask)
 }
 
 impl<'a> Parser<'a> {

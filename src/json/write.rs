@@ -91,24 +91,7 @@ pub fn escape_non_ascii(json: &mut String, from: usize) {
 
 /// Position of the first byte of `bytes` at or above 0x80, eight bytes per step.
 fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut skipped = 0;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let Ok(w) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let m = u64::from_le_bytes(w) & HIGHS;
-        if m != 0 {
-            return Some(skipped + (m.trailing_zeros() / 8) as usize);
-        }
-        skipped += 8;
-    }
-    words
-        .remainder()
-        .iter()
-        .position(|&b| b >= 0x80)
-        .map(|n| skipped + n)
+    crate::swar::first_flagged(bytes, b' ', |w| w & crate::swar::HIGHS)
 }
 
 /// Appends a number as JSON (`null` for NaN and infinities, as `JSON.stringify`).

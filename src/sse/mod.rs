@@ -509,34 +509,13 @@ enum Skip {
     Comment(usize),
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The index of the first CR or LF in `bytes`. Eight bytes per step (SWAR on 64-bit integers:
-/// `memchr2` works on `usize`, 4 bytes on wasm32; the first match of a word is its lowest
-/// flagged byte), byte by byte only in the last few bytes. Measured in Chromium on the
-/// benchmark stream (benches/bench-consumer).
+/// The index of the first CR or LF in `bytes`, eight bytes per step (see [`crate::swar`]).
 #[inline(always)]
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
-    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let mut skipped = 0;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let Ok(w) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let w = u64::from_le_bytes(w);
-        let m = zero_in(w ^ (ONES * u64::from(b'\n'))) | zero_in(w ^ (ONES * u64::from(b'\r')));
-        if m != 0 {
-            return Some(skipped + (m.trailing_zeros() / 8) as usize);
-        }
-        skipped += 8;
-    }
-    words
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map(|n| skipped + n)
+    use crate::swar::{bytes_equal, first_flagged};
+    first_flagged(bytes, b' ', |w| {
+        bytes_equal(w, b'\n') | bytes_equal(w, b'\r')
+    })
 }
 
 /// UTF-8 decoding with U+FFFD replacement; borrows (no allocation) when the bytes are valid.
