@@ -513,7 +513,7 @@ pub(crate) fn redacted(v: &Value<'_>, depth: usize) -> crate::json::OwnedValue {
         Value::Array(items) if depth < crate::json::MAX_DEPTH => {
             Value::Array(items.iter().map(|x| redacted(x, depth + 1)).collect())
         }
-        other => other.clone().into_owned(),
+        other => other.to_owned_value(),
     }
 }
 

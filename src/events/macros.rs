@@ -76,7 +76,41 @@ macro_rules! canonical_events {
         /// The `kind` strings of every known event, in declaration order.
         pub const KINDS: &[&str] = &[$( $kind, )*];
 
+        /// One value per known event, in declaration order: `as usize` is the kind's position
+        /// in [`KINDS`].
+        #[allow(dead_code)]
+        #[derive(Clone, Copy)]
+        enum KindOrdinal { $( $name, )* }
+
+        // Each ordinal names its own kind in `KINDS` (checked when compiling).
+        const _: () = {
+            const fn same(a: &str, b: &str) -> bool {
+                let (a, b) = (a.as_bytes(), b.as_bytes());
+                if a.len() != b.len() {
+                    return false;
+                }
+                let mut i = 0;
+                while i < a.len() {
+                    if a[i] != b[i] {
+                        return false;
+                    }
+                    i += 1;
+                }
+                true
+            }
+            $( assert!(same(KINDS[KindOrdinal::$name as usize], $kind)); )*
+        };
+
         impl<'a> AgentEvent<'a> {
+            /// The position of the event's kind in [`KINDS`] (`None` for unknown events),
+            /// without comparing kind strings.
+            pub fn kind_index(&self) -> Option<usize> {
+                match self {
+                    $( AgentEvent::$name(_) => Some(KindOrdinal::$name as usize), )*
+                    AgentEvent::Unknown(_) => None,
+                }
+            }
+
             /// The event's `kind` (for unknown events: `"unknown"`; see [`UnknownEvent::unknown_kind`]).
             pub fn kind(&self) -> &'static str {
                 match self { $( AgentEvent::$name(_) => $kind, )* AgentEvent::Unknown(_) => "unknown" }

@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+mod keys;
 mod number;
 mod parse;
 pub mod partial;
@@ -58,7 +59,32 @@ impl<'a> Value<'a> {
             Value::Object(entries) => Value::Object(
                 entries
                     .into_iter()
-                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .map(|(k, v)| {
+                        let k = match k {
+                            Cow::Borrowed(k) => keys::owned_key(k),
+                            Cow::Owned(k) => Cow::Owned(k),
+                        };
+                        (k, v.into_owned())
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A copy that borrows nothing: `self.clone().into_owned()` in one traversal instead of
+    /// two (the same allocations; short object keys come from the key pool, see
+    /// [`keys`](self::keys)). Recursion is as deep as the value ([`MAX_DEPTH`] for a parsed one).
+    pub fn to_owned_value(&self) -> OwnedValue {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(n) => Value::Number(*n),
+            Value::String(s) => Value::String(Cow::Owned(String::from(&**s))),
+            Value::Array(items) => Value::Array(items.iter().map(Value::to_owned_value).collect()),
+            Value::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (keys::owned_key(k), v.to_owned_value()))
                     .collect(),
             ),
         }

@@ -394,12 +394,12 @@ impl Members {
         match value {
             Value::Object(entries) => {
                 for (k, v) in entries {
-                    m.set(k.to_string(), v.clone().into_owned());
+                    m.set(k.to_string(), v.to_owned_value());
                 }
             }
             Value::Array(items) => {
                 for (i, v) in items.iter().enumerate() {
-                    m.set(i.to_string(), v.clone().into_owned());
+                    m.set(i.to_string(), v.to_owned_value());
                 }
             }
             Value::String(s) => {
@@ -507,8 +507,8 @@ pub fn merge_optional(
 ) -> Option<OwnedValue> {
     match (base, overrides) {
         (None, None) => None,
-        (None, Some(o)) => Some(o.clone().into_owned()),
-        (Some(b), None) => Some(b.clone().into_owned()),
+        (None, Some(o)) => Some(o.to_owned_value()),
+        (Some(b), None) => Some(b.to_owned_value()),
         (Some(b), Some(o)) => Some(merge_objects(b, o)),
     }
 }

@@ -340,25 +340,6 @@ fn merge_sort<'v, 'a>(mut v: Vec<Member<'v, 'a>>) -> Vec<Member<'v, 'a>> {
     out
 }
 
-/// A copy of `v` that borrows nothing: `v.clone().into_owned()` in one pass (the same
-/// allocations, one traversal instead of two). Recursion is as deep as `v`, which `fits_at`
-/// bounds before every call.
-fn owned_copy(v: &Value<'_>) -> Value<'static> {
-    match v {
-        Value::Null => Value::Null,
-        Value::Bool(b) => Value::Bool(*b),
-        Value::Number(n) => Value::Number(*n),
-        Value::String(s) => Value::String(Cow::Owned(String::from(&**s))),
-        Value::Array(items) => Value::Array(items.iter().map(owned_copy).collect()),
-        Value::Object(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|(k, v)| (Cow::Owned(String::from(&**k)), owned_copy(v)))
-                .collect(),
-        ),
-    }
-}
-
 /// One inverse change; its container (or target, for `Replaced`) is found by following
 /// `trail[start..end]` from the root.
 struct Step<'a> {
@@ -717,7 +698,7 @@ fn apply_op<'a, 'p>(
             if !fits_at(value, path) {
                 return Err(too_deep(index, path_text));
             }
-            let value: Value<'a> = owned_copy(value);
+            let value: Value<'a> = value.to_owned_value();
             if kind == Kind::Add {
                 return add(doc, path, value, log).map_err(|(e, _)| at_path(e));
             }

@@ -451,3 +451,17 @@ fn staged_value_writer_matches_the_plain_writer() {
     doc.write(&mut got);
     assert_eq!(got, format!("prefix é {want}"));
 }
+
+#[test]
+fn to_owned_value_is_clone_into_owned() {
+    // Borrowed and escaped (owned) strings, repeated keys, every type, nesting.
+    let text = r#"{"a":[1,-0.5,true,false,null,"s","e\"s\u00e9"],"k\n":{"x":{"y":[[],{}]}},"a":"again","":""}"#;
+    let v = parse(text).unwrap_or_default();
+    let copy = v.to_owned_value();
+    assert_eq!(copy, v.clone().into_owned());
+    assert_eq!(copy.to_json(), v.to_json());
+    // Detached from `text`: every key is its own copy or the key pool's.
+    let within = |k: &str| text.as_bytes().as_ptr_range().contains(&k.as_ptr());
+    assert!(matches!(&copy, Value::Object(e) if e.iter().all(|(k, _)| !within(k))));
+    assert!(matches!(&v, Value::Object(e) if e.iter().any(|(k, _)| within(k))));
+}

@@ -271,7 +271,7 @@ impl Store {
             }
             v.row_count.get_or_insert(0);
         }
-        let held = || HeldChunk::Rows(e.rows.iter().map(|r| r.0.clone().into_owned()).collect());
+        let held = || HeldChunk::Rows(e.rows.iter().map(|r| r.0.to_owned_value()).collect());
         self.admit_chunk(
             a,
             e.index,

@@ -203,6 +203,27 @@ pub(crate) struct TaskSlot {
     pub complete_prints: Vec<u64>,
 }
 
+impl TaskSlot {
+    /// After a message that is not an answer was inserted at `at`: the messages from `at` on
+    /// are indexed at their new places (in order: a repeated id still maps to its latest
+    /// message, as [`Store::reindex_messages`] leaves it); the answer's text is the same, its
+    /// message one further when it came after `at`.
+    pub(crate) fn reindex_from(&mut self, at: usize) {
+        self.last_message.set(usize::MAX);
+        for (i, m) in self.view.messages.iter().enumerate().skip(at) {
+            match self.message_index.get_mut(m.id.as_str()) {
+                Some(p) => *p = i,
+                None => {
+                    self.message_index.insert(m.id.clone(), i);
+                }
+            }
+        }
+        if let Some(a) = self.answer_message.as_mut().filter(|a| **a >= at) {
+            *a += 1;
+        }
+    }
+}
+
 /// Chunk indices remembered beyond the highest seen so far (a far-ahead index is not).
 const MAX_PRINT_GAP: u64 = 4096;
 

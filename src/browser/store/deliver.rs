@@ -84,47 +84,9 @@ const TAG_JSON_WIDE: u32 = 4;
 const UNKNOWN_BIT: u64 = 1 << 63;
 const _: () = assert!(KINDS.len() < 63, "one bit per kind, plus the unknown bit");
 
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-const fn kind_position(kind: &str) -> usize {
-    let mut i = 0;
-    while i < KINDS.len() {
-        if same(KINDS[i], kind) {
-            return i;
-        }
-        i += 1;
-    }
-    panic!("not a known kind")
-}
-
-const CONTENT_DELTA_BIT: u64 = 1 << kind_position("content-delta");
-
 /// The kind bit of an event.
 fn kind_bit(ev: &AgentEvent<'_>) -> u64 {
-    match ev {
-        AgentEvent::ContentDelta(_) => CONTENT_DELTA_BIT,
-        AgentEvent::Unknown(_) => UNKNOWN_BIT,
-        other => {
-            let kind = other.kind();
-            KINDS
-                .iter()
-                .position(|k| *k == kind)
-                .map_or(UNKNOWN_BIT, |i| 1 << i)
-        }
-    }
+    ev.kind_index().map_or(UNKNOWN_BIT, |i| 1 << i)
 }
 
 /// What a handler receives.

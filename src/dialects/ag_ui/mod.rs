@@ -181,7 +181,7 @@ impl AgUiDecoder {
     /// Records the `RunAgentInput` the client sent: at the next `RUN_STARTED` its messages
     /// the thread has not seen join the run, and its `state` is the run's starting state.
     pub fn set_run_input(&mut self, input: &Value<'_>) {
-        self.sent = Some(input.clone().into_owned());
+        self.sent = Some(input.to_owned_value());
     }
 
     /// `true` when `id` is a pending interrupt: the client's resume run answered it (the

@@ -209,7 +209,7 @@ impl AiSdkDecoder {
     /// Records the request body the client POSTed: at the next message's start, its user
     /// messages the chat has not seen join the task.
     pub fn set_request(&mut self, body: &Value<'_>) {
-        self.sent = Some(body.clone().into_owned());
+        self.sent = Some(body.to_owned_value());
         self.finished = false;
         self.response.clear();
         self.replay_at = None;
@@ -546,7 +546,7 @@ impl AiSdkDecoder {
         };
         let merged = match self.metadata.take() {
             Some(base) => crate::json::partial::merge_objects(&base, add),
-            None => add.clone().into_owned(),
+            None => add.to_owned_value(),
         };
         let mut m = Obj::new();
         m.str("id", cx.message)

@@ -125,7 +125,7 @@ impl AiSdkDecoder {
         let mut changed = false;
         for &k in keys {
             if let Some(x) = v.get(k) {
-                let x = x.clone().into_owned();
+                let x = x.to_owned_value();
                 match track.members.iter_mut().find(|(m, _)| m == k) {
                     Some(slot) => slot.1 = x,
                     None => track.members.push((k.to_owned(), x)),
@@ -199,7 +199,7 @@ impl AiSdkDecoder {
                 Value::Object(first.clone())
             }
             _ => {
-                let part = v.clone().into_owned();
+                let part = v.to_owned_value();
                 if let Some(k) = key.as_deref() {
                     self.data_parts.insert(k, part.clone());
                 }

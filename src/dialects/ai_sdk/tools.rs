@@ -75,7 +75,7 @@ impl ToolTrack {
     fn keep_members(&mut self, v: &Value<'_>) {
         for &(from, to) in KEPT {
             if let Some(x) = v.get(from) {
-                let x = x.clone().into_owned();
+                let x = x.to_owned_value();
                 match self.extra.iter_mut().find(|(k, _)| k == to) {
                     Some(slot) => slot.1 = x,
                     None => self.extra.push((to.to_owned(), x)),
@@ -91,7 +91,7 @@ impl ToolTrack {
             } else {
                 "callProviderMetadata"
             };
-            let x = pm.clone().into_owned();
+            let x = pm.to_owned_value();
             match self.extra.iter_mut().find(|(k, _)| k == to) {
                 Some(slot) => slot.1 = x,
                 None => self.extra.push((to.to_owned(), x)),
@@ -245,7 +245,7 @@ impl AiSdkDecoder {
                     if v.get("dynamic").and_then(Value::as_bool) == Some(true) {
                         t.dynamic = true;
                     }
-                    t.input = Some(input.clone().into_owned());
+                    t.input = Some(input.to_owned_value());
                     t.keep_members(v);
                     if ty == "tool-input-available" {
                         t.state = "input-available";
@@ -353,7 +353,7 @@ impl AiSdkDecoder {
                 let preliminary = v.get("preliminary").and_then(Value::as_bool);
                 if let Some(t) = self.tools.get_mut(id) {
                     t.state = "output-available";
-                    t.output = Some(out.clone().into_owned());
+                    t.output = Some(out.to_owned_value());
                     t.error_text = None;
                     t.preliminary = preliminary;
                     t.keep_members(v);
@@ -444,14 +444,14 @@ impl AiSdkDecoder {
             a.opt_value("reason", get(Some(v), "reason"));
             t.approval = crate::json::parse(&a.finish()).map(Value::into_owned).ok();
             if let Some(pe) = v.get("providerExecuted") {
-                let pe = pe.clone().into_owned();
+                let pe = pe.to_owned_value();
                 match t.extra.iter_mut().find(|(k, _)| k == "providerExecuted") {
                     Some(slot) => slot.1 = pe,
                     None => t.extra.push(("providerExecuted".to_owned(), pe)),
                 }
             }
             if let Some(pm) = v.get("providerMetadata") {
-                let pm = pm.clone().into_owned();
+                let pm = pm.to_owned_value();
                 match t
                     .extra
                     .iter_mut()

@@ -261,10 +261,15 @@ impl Store {
         match self.message_of(t, &new.id) {
             Some(_) if e.replace == Some(false) => {}
             Some(i) => {
+                let mut answers = false;
                 if let Some(m) = self.touch(t).and_then(|s| s.view.messages.get_mut(i)) {
+                    answers = m.role.is_answer() || new.role.is_answer();
                     merge_message(m, new, &e.message);
                 }
-                self.reindex_messages(t);
+                // Same id, same place: only an answer message's change changes the answer.
+                if answers {
+                    self.reindex_messages(t);
+                }
             }
             None => {
                 self.touch(t);
@@ -277,9 +282,9 @@ impl Store {
                         if let Some(slot) = self.tasks.get_mut(t) {
                             if slot.view.messages.len() < self.limits.max_messages_per_task {
                                 slot.view.messages.insert(at, new);
+                                slot.reindex_from(at);
                             }
                         }
-                        self.reindex_messages(t);
                     }
                     _ => {
                         let answer = new.role.is_answer() && !new.content.is_empty();
@@ -538,7 +543,7 @@ fn fill_message(m: &mut Message, v: &Value<'_>) {
             }
         }
         Some(obj @ Value::Object(_)) if m.role == MessageRole::Activity => {
-            m.activity = Some(JsonDoc(obj.clone().into_owned()));
+            m.activity = Some(JsonDoc(obj.to_owned_value()));
         }
         _ => {}
     }

@@ -44,7 +44,7 @@ impl Store {
         let Some(t) = self.task_slot(&e.task_id, &e.context_id, meta, StateSnapshot::KIND) else {
             return;
         };
-        let doc = e.snapshot.clone().into_owned();
+        let doc = e.snapshot.to_owned_value();
         // The new document replaces the context's: an earlier run no longer holds one.
         if self
             .tasks

@@ -118,3 +118,43 @@ fn deltas_find_their_message_after_the_messages_move() {
         want.map(|(i, c)| (i.to_owned(), c.to_owned())).to_vec()
     );
 }
+
+#[test]
+fn a_tool_result_inserted_before_a_streaming_message_and_activity_updates_keep_its_deltas_in_place()
+{
+    // The tool message goes after the assistant message holding its call, ahead of the message
+    // still streaming; activity snapshots replace their message in place. Deltas after either
+    // still reach the streaming message, and the answer goes on without a new separator.
+    let mut s = Store::new(Limits::default());
+    apply_all(
+        &mut s,
+        &evs(&[
+            r#"{"kind":"message-upsert","taskId":"t","message":{"id":"a1","role":"assistant","content":"first","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}}"#,
+            r#"{"kind":"message-upsert","taskId":"t","message":{"id":"act","role":"activity","activityType":"PLAN","content":{"step":1}}}"#,
+            r#"{"kind":"message-start","taskId":"t","messageId":"a2","role":"assistant"}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"a2","delta":"second"}"#,
+            r#"{"kind":"message-upsert","taskId":"t","message":{"id":"r1","role":"tool","toolCallId":"c1","content":"result"}}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"a2","delta":" more"}"#,
+            r#"{"kind":"message-upsert","taskId":"t","message":{"id":"act","role":"activity","activityType":"PLAN","content":{"step":2}}}"#,
+            r#"{"kind":"message-delta","taskId":"t","messageId":"a2","delta":"!"}"#,
+        ]),
+    );
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+    let t = s.task("t").expect("task");
+    let texts: Vec<(&str, &str)> = t
+        .messages
+        .iter()
+        .map(|m| (m.id.as_str(), m.content.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("a1", "first"),
+            ("r1", "result"),
+            ("act", ""),
+            ("a2", "second more!")
+        ]
+    );
+    assert_eq!(t.content, "first\n\nsecond more!");
+    assert!(visible(&s).contains(r#""step":2"#));
+}
