@@ -20,22 +20,39 @@ pub(super) fn parse_pointer<'s>(pointer: &'s str, out: &mut Tokens<'s>) -> bool 
     if pointer.is_empty() {
         return true;
     }
-    let Some(rest) = pointer.strip_prefix('/') else {
+    if !pointer.starts_with('/') {
         return false;
-    };
-    for token in rest.split('/') {
-        match unescape(token) {
-            Some(t) => out.push(t),
-            None => return false,
+    }
+    // One pass over the bytes (`/` and `~` are ASCII, so every cut is at a character
+    // boundary); a token is unescaped only when it holds a `~`.
+    let bytes = pointer.as_bytes();
+    let mut start = 1;
+    let mut tilde = false;
+    for i in 1..=bytes.len() {
+        match bytes.get(i) {
+            Some(b'~') => tilde = true,
+            Some(b'/') | None => {
+                let token = pointer.get(start..i).unwrap_or_default();
+                let token = if tilde {
+                    match unescape(token) {
+                        Some(t) => Cow::Owned(t),
+                        None => return false,
+                    }
+                } else {
+                    Cow::Borrowed(token)
+                };
+                out.push(token);
+                start = i + 1;
+                tilde = false;
+            }
+            Some(_) => {}
         }
     }
     true
 }
 
-fn unescape(token: &str) -> Option<Cow<'_, str>> {
-    if !token.contains('~') {
-        return Some(Cow::Borrowed(token));
-    }
+/// A token holding `~`: `~0` is `~`, `~1` is `/`, any other `~` is an error.
+fn unescape(token: &str) -> Option<String> {
     let mut out = String::with_capacity(token.len());
     let mut chars = token.chars();
     while let Some(c) = chars.next() {
@@ -49,7 +66,7 @@ fn unescape(token: &str) -> Option<Cow<'_, str>> {
             out.push(c);
         }
     }
-    Some(Cow::Owned(out))
+    Some(out)
 }
 
 /// `token` as an array index: decimal digits, no leading zero (but `0`), no overflow.
