@@ -38,7 +38,11 @@ impl<T> Table<T> {
             return None;
         }
         let last = self.last.get();
-        if self.items.get(last).is_some_and(|(k, _)| k == key) {
+        if self
+            .items
+            .get(last)
+            .is_some_and(|(k, _)| crate::swar::same(k.as_bytes(), key.as_bytes()))
+        {
             return Some(last);
         }
         let &i = self.index.get(key)?;

@@ -356,7 +356,7 @@ impl AgUiDecoder {
             Some(m)
                 if m.open
                     && (m.role == MessageRole::Reasoning) == e.reasoning
-                    && m.owner.as_deref() == e.owner =>
+                    && same_owner(m.owner.as_deref(), e.owner) =>
             {
                 m.task.as_str()
             }
@@ -451,7 +451,7 @@ impl AgUiDecoder {
                 Some(m)
                     if m.open
                         && m.role != MessageRole::Reasoning
-                        && m.owner.as_deref() == e.owner
+                        && same_owner(m.owner.as_deref(), e.owner)
                         && !self.surrogates.pending(e.id)
                         && (self.reasoning.len() == 0 || self.reasoning.get(e.id).is_none()) =>
                 {
@@ -730,4 +730,14 @@ fn ag_meta(v: &Value<'_>, keys: &[&str]) -> Obj {
     let mut m = Obj::new();
     m.obj_if("agUi", a);
     m
+}
+
+/// Whether two events come from the same sub-agent (or both from the run itself), compared
+/// eight bytes at a time (see [`crate::swar::same`]).
+fn same_owner(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => crate::swar::same(a.as_bytes(), b.as_bytes()),
+        _ => false,
+    }
 }

@@ -87,7 +87,9 @@ pub(super) fn array_index(token: &str) -> Option<usize> {
 
 /// The position of `key` among `entries` as lookups see it (the last one).
 pub(super) fn key_position<V>(entries: &[(Cow<'_, str>, V)], key: &str) -> Option<usize> {
-    entries.iter().rposition(|(k, _)| k == key)
+    entries
+        .iter()
+        .rposition(|(k, _)| crate::swar::same(k.as_bytes(), key.as_bytes()))
 }
 
 /// The value at `tokens`, read-only.

@@ -29,7 +29,12 @@ impl Store {
     pub(crate) fn message_of(&self, t: usize, id: &str) -> Option<usize> {
         let slot = self.tasks.get(t)?;
         let last = slot.last_message.get();
-        if slot.view.messages.get(last).is_some_and(|m| m.id == id) {
+        if slot
+            .view
+            .messages
+            .get(last)
+            .is_some_and(|m| crate::swar::same(m.id.as_bytes(), id.as_bytes()))
+        {
             return Some(last);
         }
         let i = *slot.message_index.get(id)?;

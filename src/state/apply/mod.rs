@@ -144,7 +144,7 @@ impl Store {
         if self
             .tasks
             .get(self.last_task)
-            .is_some_and(|s| s.view.id == id)
+            .is_some_and(|s| crate::swar::same(s.view.id.as_bytes(), id.as_bytes()))
         {
             return Some(self.last_task);
         }

@@ -34,30 +34,11 @@ const REASONING_HEAD: &str = r#"{"type":"REASONING_MESSAGE_CONTENT","timestamp":
 fn lit(c: &mut Cursor<'_>, lit: &str) -> Option<()> {
     let want = lit.as_bytes();
     let have = c.rest().get(..want.len())?;
-    let mut i = 0;
-    while i + 8 <= want.len() {
-        if word(have.get(i..i + 8)) != word(want.get(i..i + 8)) {
-            return None;
-        }
-        i += 8;
-    }
-    while i < want.len() {
-        if have.get(i) != want.get(i) {
-            return None;
-        }
-        i += 1;
+    if !crate::swar::same(have, want) {
+        return None;
     }
     c.pos += want.len();
     Some(())
-}
-
-/// Eight bytes as one number.
-#[inline(always)]
-fn word(b: Option<&[u8]>) -> u64 {
-    u64::from_le_bytes(
-        b.and_then(|b| <[u8; 8]>::try_from(b).ok())
-            .unwrap_or_default(),
-    )
 }
 
 /// An optional `,"subagentRunId":"…"` (no escapes): `Some(None)` when absent, `None` when
