@@ -91,7 +91,8 @@ mod tests {
         let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
         for n in 0..=base.len() {
             let a = &base[..n];
-            assert!(same(a, &a.to_vec()));
+            let copy = a.to_vec();
+            assert!(same(a, &copy));
             for k in 0..n {
                 let mut b = a.to_vec();
                 b[k] ^= 0x20;
