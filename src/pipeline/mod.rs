@@ -331,7 +331,11 @@ impl Session {
                     *id_is_prev = false;
                 }
                 prev_data.clear();
-                prev_data.push_str(ev.data);
+                // Only an event under an id is compared with the next one (which inherits the
+                // id, or brings its own): a stream without ids copies nothing.
+                if !ev.last_event_id.is_empty() {
+                    prev_data.push_str(ev.data);
+                }
                 if own_id && !store.admit_event_id(ev.last_event_id) {
                     return;
                 }
