@@ -149,6 +149,18 @@ const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
         None,
     ),
     (
+        Ty::ReasoningMessageEnd,
+        r#"{"type":"REASONING_MESSAGE_END","timestamp":"#,
+        MESSAGE,
+        None,
+    ),
+    (
+        Ty::ToolCallStart,
+        r#"{"type":"TOOL_CALL_START","timestamp":"#,
+        TOOL_CALL,
+        Some(TOOL_NAME),
+    ),
+    (
         Ty::TextMessageStart,
         r#"{"type":"TEXT_MESSAGE_START","timestamp":"#,
         MESSAGE,
@@ -164,6 +176,7 @@ const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
 
 const TOOL_CALL: &str = r#","toolCallId":""#;
 const ROLE: &str = r#"","role":""#;
+const TOOL_NAME: &str = r#"","toolCallName":""#;
 
 /// A compact event of [`SIMPLE`], borrowed from the event's text.
 pub(crate) struct Simple<'a> {
@@ -174,7 +187,8 @@ pub(crate) struct Simple<'a> {
     pub owner: Option<&'a str>,
     /// `messageId` or `toolCallId` (no escapes).
     pub id: &'a str,
-    /// `role` or `delta` (escapes other than `\u` unescaped), for the types that have one.
+    /// `role`, `delta` or `toolCallName` (escapes other than `\u` unescaped), for the types
+    /// that have one.
     pub second: Option<Cow<'a, str>>,
 }
 
@@ -219,6 +233,51 @@ fn string_body<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
             escaped_string(c)
         }
     }
+}
+
+const RESULT_HEAD: &str = r#"{"type":"TOOL_CALL_RESULT","timestamp":"#;
+const RESULT_CALL: &str = r#"","toolCallId":""#;
+const RESULT_CONTENT: &str = r#"","content":""#;
+
+/// A compact `TOOL_CALL_RESULT` (`type`, `timestamp`, [`subagentRunId`], `messageId`,
+/// `toolCallId`, [`role`], `content` a string, nothing else, as `@ag-ui/encoder` writes it),
+/// borrowed from the event's text.
+pub(crate) struct ToolResult<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `messageId` and `toolCallId` (no escapes).
+    pub message_id: &'a str,
+    pub call: &'a str,
+    /// `content` (escapes other than `\u` unescaped).
+    pub content: Cow<'a, str>,
+}
+
+/// Reads `data` as a compact `TOOL_CALL_RESULT` whose content is a string, or `None` (the
+/// general path reads it). (`role`, any string, changes nothing the event becomes.)
+pub(crate) fn tool_result(data: &str) -> Option<ToolResult<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    lit(&mut c, RESULT_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    lit(&mut c, MESSAGE)?;
+    let message_id = c.plain_string()?;
+    lit(&mut c, RESULT_CALL)?;
+    let call = c.plain_string()?;
+    if lit(&mut c, ROLE).is_some() {
+        c.plain_string()?;
+    }
+    lit(&mut c, RESULT_CONTENT)?;
+    let content = string_body(&mut c)?;
+    lit(&mut c, TAIL)?;
+    (c.pos == data.len()).then_some(ToolResult {
+        timestamp_ms,
+        owner,
+        message_id,
+        call,
+        content,
+    })
 }
 
 const STATE_HEAD: &str = r#"{"type":"STATE_DELTA","timestamp":"#;
@@ -360,7 +419,7 @@ pub(crate) fn custom(data: &str) -> Option<Custom<'_>> {
 
 /// `true` when writing `v` as JSON text and parsing it again gives `v` (numbers: JSON text has
 /// no `-0`, and a number too large for a double was parsed as an infinity, written `null`).
-fn written_as_is(v: &Value<'_>) -> bool {
+pub(crate) fn written_as_is(v: &Value<'_>) -> bool {
     match v {
         Value::Number(n) => n.is_finite() && !(*n == 0.0 && n.is_sign_negative()),
         Value::Array(items) => items.iter().all(written_as_is),
