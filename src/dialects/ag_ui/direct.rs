@@ -292,3 +292,6 @@ impl AgUiDecoder {
         true
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -429,4 +429,4 @@ pub(crate) fn written_as_is(v: &Value<'_>) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -3,7 +3,7 @@
 use crate::dialects::{Dialect, DialectChoice, DialectDecoder, Output};
 
 /// The same text with a space after `{`: a valid event the fast reader refuses.
-fn spaced(data: &str) -> String {
+pub(crate) fn spaced(data: &str) -> String {
     data.replacen('{', "{ ", 1)
 }
 
@@ -169,7 +169,7 @@ fn the_fast_path_gives_what_the_general_path_gives() {
 /// (same length: the same byte offsets in messages; the direct readers refuse them) to
 /// another, and checks both give the same state, diagnostics and applied events; returns
 /// how many events a decoder took directly.
-fn lockstep(stream: &[String]) -> usize {
+pub(crate) fn lockstep(stream: &[String]) -> usize {
     let swap = |e: &String| -> String {
         let (head, rest) = e.split_once(r#","timestamp":"#).unwrap_or((e, ""));
         let Some(ty) = head.strip_prefix(r#"{"type":"#) else {
@@ -182,7 +182,7 @@ fn lockstep(stream: &[String]) -> usize {
 }
 
 /// [`lockstep`] with `general` making the text the general path gets.
-fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usize {
+pub(crate) fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usize {
     let general: Vec<String> = stream.iter().map(general).collect();
     let mut probe = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
     for e in &general {
