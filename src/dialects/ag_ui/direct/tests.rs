@@ -314,9 +314,9 @@ fn the_direct_tool_result_gives_what_the_general_path_gives() {
     ]);
     let took = lockstep(&stream);
     assert!(took >= 20, "direct {took}");
-    // (Every plain call with an ended argument list: the content read as JSON or kept as
-    // text, 129 and 130 levels deep too deep for any JSON parse, 128 refused.)
-    assert_eq!(taken(&stream, "TOOL_CALL_RESULT"), 22);
+    // (Every plain call with an ended argument list whose content is JSON text: objects,
+    // arrays and scalars, up to 127 levels deep; not JSON, or deeper, is the general path's.)
+    assert_eq!(taken(&stream, "TOOL_CALL_RESULT"), 16);
     // And the reader refuses what it must leave to the general path.
     for refused in [
         result("c", "r", "42"),
