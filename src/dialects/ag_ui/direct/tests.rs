@@ -1,7 +1,7 @@
 //! The lockstep tests of the direct paths that give several events: each against the general
 //! path (same state, diagnostics and applied events, in order).
 
-use crate::dialects::ag_ui::fast::tests::lockstep;
+use crate::dialects::ag_ui::fast::lockstep;
 use crate::dialects::{Dialect, DialectChoice, DialectDecoder};
 
 fn ev(ty: &str, rest: &str) -> String {

@@ -429,4 +429,7 @@ pub(crate) fn written_as_is(v: &Value<'_>) -> bool {
 }
 
 #[cfg(test)]
-pub(super) mod tests;
+mod tests;
+/// The lockstep check the tests of the other direct paths share.
+#[cfg(test)]
+pub(super) use tests::lockstep;

@@ -3,7 +3,7 @@
 use crate::dialects::{Dialect, DialectChoice, DialectDecoder, Output};
 
 /// The same text with a space after `{`: a valid event the fast reader refuses.
-pub(crate) fn spaced(data: &str) -> String {
+fn spaced(data: &str) -> String {
     data.replacen('{', "{ ", 1)
 }
 
@@ -182,7 +182,7 @@ pub(crate) fn lockstep(stream: &[String]) -> usize {
 }
 
 /// [`lockstep`] with `general` making the text the general path gets.
-pub(crate) fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usize {
+fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usize {
     let general: Vec<String> = stream.iter().map(general).collect();
     let mut probe = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
     for e in &general {
