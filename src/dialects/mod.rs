@@ -347,11 +347,12 @@ impl DialectDecoder {
 
     /// The canonical events a compact AG-UI event becomes (`TEXT_MESSAGE_CONTENT` / `_START` /
     /// `_END`, `REASONING_MESSAGE_CONTENT` / `_START` / `_END`, `TOOL_CALL_START` / `_ARGS` /
-    /// `_END` / `_RESULT`, `STATE_DELTA`, `ACTIVITY_SNAPSHOT`, `CUSTOM`), built without JSON
-    /// text in between and handed to `emit` in order, when [`DialectDecoder::decode`] would
-    /// give exactly those events with no diagnostic (the decoder's state then moved on as
-    /// `decode` would move it): `true`. Otherwise `false`, nothing changed and nothing given.
-    /// The events borrow from `data`; `iso` holds their timestamp.
+    /// `_END` / `_RESULT`, `STATE_DELTA`, `ACTIVITY_SNAPSHOT`, `CUSTOM`, `SUBAGENT_STARTED`),
+    /// built without JSON text in between and handed to `emit` in order, when
+    /// [`DialectDecoder::decode`] would give exactly those events with no diagnostic (the
+    /// decoder's state then moved on as `decode` would move it): `true`. Otherwise `false`,
+    /// nothing changed and nothing given. The events borrow from `data`; `iso` holds their
+    /// timestamp.
     pub fn direct(
         &mut self,
         data: &str,

@@ -1,8 +1,9 @@
 //! The direct paths of the compact AG-UI events (see [`super::fast`]): which reader may take
 //! an event, and the builders of the events that become several canonical events
-//! (`REASONING_MESSAGE_END`, `TOOL_CALL_START`, `TOOL_CALL_RESULT`). Each gives, in order,
-//! exactly the events the general path gives when it gives no diagnostic, the decoder's state
-//! moved on the same way; otherwise nothing changes and the caller takes the general path.
+//! (`REASONING_MESSAGE_END`, `TOOL_CALL_START`, `TOOL_CALL_RESULT`, `SUBAGENT_STARTED`). Each
+//! gives, in order, exactly the events the general path gives when it gives no diagnostic, the
+//! decoder's state moved on the same way; otherwise nothing changes and the caller takes the
+//! general path.
 
 use super::super::emit::Clock;
 use super::{fast, AgUiDecoder, ToolTrack, Ty};
@@ -47,6 +48,10 @@ impl AgUiDecoder {
                     None => fast::tool_result(data)
                         .is_some_and(|e| self.tool_result_direct(e, clock, iso, emit)),
                 }
+            }
+            Some(b'S') if data.as_bytes().get(fast::TYPE_AT + 1) == Some(&b'U') => {
+                fast::subagent_started(data)
+                    .is_some_and(|e| self.subagent_started_direct(e, clock, iso, emit))
             }
             Some(b'S') => fast::state_delta(data)
                 .is_some_and(|e| one(self.state_delta_fast(e, clock, iso), emit)),
@@ -283,6 +288,78 @@ impl AgUiDecoder {
             task_id: Owned(message_task),
             message,
             replace: None,
+            timestamp,
+            metadata: None,
+            extra: Vec::new(),
+        }));
+        self.bound();
+        true
+    }
+
+    /// `SUBAGENT_STARTED` (as `subagent_started`): `subtask-created` under the parent (the run
+    /// or the parent sub-agent), the sub-agent's `task-created` and `task-status` `working`.
+    /// Taken for a sub-agent not seen in this run whose parent, when given, is known.
+    fn subagent_started_direct(
+        &mut self,
+        e: fast::SubagentStarted<'_>,
+        clock: &mut Clock,
+        iso: &mut [u8; 24],
+        emit: &mut Emit<'_>,
+    ) -> bool {
+        if !self.direct_allowed(None)
+            || self.thread.is_none()
+            || self.subagents.contains(e.id)
+            || e.parent.is_some_and(|p| !self.subagents.contains(p))
+        {
+            return false;
+        }
+        let Some(run) = self.run.as_deref() else {
+            return false;
+        };
+        let (ts, valid) = clock.stamp_ms_checked(e.timestamp_ms as i64, iso);
+        if !valid {
+            return false; // (nothing changed: the clock keeps only valid timestamps)
+        }
+        let parent = e.parent.unwrap_or(run).to_owned();
+        self.subagents.insert(e.id, true);
+        use crate::events::{Initiator, TaskStatus};
+        let thread = Borrowed(self.thread.as_deref().unwrap_or_default());
+        let (id, timestamp) = (Borrowed(e.id), Borrowed(ts));
+        let name = Value::String(e.name.clone());
+        // (`metadata.agUi.description` when given: not a member of `subtask-created`, kept as
+        // its extra member.)
+        let extra = match &e.description {
+            Some(d) => {
+                let d = Value::Object(vec![(Borrowed("description"), Value::String(d.clone()))]);
+                let m = Value::Object(vec![(Borrowed("agUi"), d)]);
+                vec![(Borrowed("metadata"), m)]
+            }
+            None => Vec::new(),
+        };
+        emit(&A::SubtaskCreated(crate::events::SubtaskCreated {
+            context_id: thread.clone(),
+            task_id: Borrowed(&parent),
+            subtask_id: id.clone(),
+            agent_id: Some(e.name.clone()),
+            prompt: e.description.clone().unwrap_or_else(|| e.name.clone()),
+            timestamp: timestamp.clone(),
+            extra,
+        }));
+        let metadata = Value::Object(vec![(Borrowed("agentId"), name)]);
+        emit(&A::TaskCreated(crate::events::TaskCreated {
+            context_id: thread.clone(),
+            task_id: id.clone(),
+            parent_task_id: Some(Borrowed(&parent)),
+            initiator: Initiator::Agent,
+            timestamp: timestamp.clone(),
+            metadata: Some(JsonObject(metadata)),
+            extra: Vec::new(),
+        }));
+        emit(&A::TaskStatusEvent(crate::events::TaskStatusEvent {
+            context_id: thread,
+            task_id: id,
+            status: TaskStatus::Working,
+            message: None,
             timestamp,
             metadata: None,
             extra: Vec::new(),

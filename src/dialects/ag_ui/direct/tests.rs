@@ -330,3 +330,64 @@ fn the_direct_tool_result_gives_what_the_general_path_gives() {
         );
     }
 }
+
+#[test]
+fn the_direct_subagent_start_gives_what_the_general_path_gives() {
+    let sub = |id: &str, rest: &str| {
+        ev(
+            "SUBAGENT_STARTED",
+            &format!(r#""subagentRunId":"{id}","name":"helper"{rest}"#),
+        )
+    };
+    let done = |id: &str| {
+        ev(
+            "SUBAGENT_FINISHED",
+            &format!(r#""subagentRunId":"{id}","outcome":{{"type":"success"}}"#),
+        )
+    };
+    let stream: Vec<String> = vec![
+        // before any run
+        sub("s0", ""),
+        RUN.into(),
+        // without and with a description (escaped, empty), a parent known, unknown, finished
+        sub("s1", ""),
+        sub("s2", r#","description":"Variance 📈 \"15%\" a\nb""#),
+        sub("s3", r#","description":"""#),
+        sub("s4", r#","description":"d","parentSubagentRunId":"s2""#),
+        sub("s5", r#","parentSubagentRunId":"nobody""#),
+        done("s1"),
+        sub("s6", r#","parentSubagentRunId":"s1""#),
+        // started again: while active, after its end
+        sub("s2", ""),
+        sub("s1", ""),
+        // its events go to its task
+        ev(
+            "TEXT_MESSAGE_START",
+            r#""subagentRunId":"s4","messageId":"m1","role":"assistant""#,
+        ),
+        ev(
+            "TEXT_MESSAGE_END",
+            r#""subagentRunId":"s4","messageId":"m1""#,
+        ),
+        // an escaped name; `\u` in it; other members; another order (the general path)
+        ev(
+            "SUBAGENT_STARTED",
+            r#""subagentRunId":"s7","name":"he\"lper""#,
+        ),
+        ev(
+            "SUBAGENT_STARTED",
+            r#""subagentRunId":"s8","name":"\u0041""#,
+        ),
+        sub("s9", r#","parentToolCallId":"c1""#),
+        sub("s10", r#","parentSubagentRunId":"s2","description":"d""#),
+        // a timestamp past year 9999; an open chunk lane (`SUBAGENT_STARTED` closes none)
+        sub("s12", "").replace("1762425000100", "999999999999999"),
+        CHUNK.into(),
+        sub("s11", ""),
+        RUN_END.into(),
+        sub("s13", ""),
+    ];
+    let took = lockstep(&stream);
+    assert!(took >= 5, "direct {took}");
+    assert_eq!(taken(&stream, "SUBAGENT_STARTED"), 7);
+}

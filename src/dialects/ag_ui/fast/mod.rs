@@ -280,6 +280,52 @@ pub(crate) fn tool_result(data: &str) -> Option<ToolResult<'_>> {
     })
 }
 
+const SUBAGENT_HEAD: &str = r#"{"type":"SUBAGENT_STARTED","timestamp":"#;
+const SUBAGENT_ID: &str = r#","subagentRunId":""#;
+const SUBAGENT_NAME: &str = r#"","name":""#;
+const SUBAGENT_DESCRIPTION: &str = r#"","description":""#;
+const SUBAGENT_PARENT: &str = r#"","parentSubagentRunId":""#;
+
+/// A compact `SUBAGENT_STARTED` (`type`, `timestamp`, `subagentRunId`, `name`,
+/// [`description`], [`parentSubagentRunId`], nothing else), borrowed from the event's text.
+pub(crate) struct SubagentStarted<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` and `parentSubagentRunId` (no escapes).
+    pub id: &'a str,
+    pub parent: Option<&'a str>,
+    /// `name` and `description` (escapes other than `\u` unescaped).
+    pub name: Cow<'a, str>,
+    pub description: Option<Cow<'a, str>>,
+}
+
+/// Reads `data` as a compact `SUBAGENT_STARTED`, or `None` (the general path reads it).
+pub(crate) fn subagent_started(data: &str) -> Option<SubagentStarted<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    lit(&mut c, SUBAGENT_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    lit(&mut c, SUBAGENT_ID)?;
+    let id = c.plain_string()?;
+    lit(&mut c, SUBAGENT_NAME)?;
+    let name = string_body(&mut c)?;
+    let description = match lit(&mut c, SUBAGENT_DESCRIPTION) {
+        Some(()) => Some(string_body(&mut c)?),
+        None => None,
+    };
+    let parent = match lit(&mut c, SUBAGENT_PARENT) {
+        Some(()) => Some(c.plain_string()?),
+        None => None,
+    };
+    lit(&mut c, TAIL)?;
+    (c.pos == data.len()).then_some(SubagentStarted {
+        timestamp_ms,
+        id,
+        parent,
+        name,
+        description,
+    })
+}
+
 const STATE_HEAD: &str = r#"{"type":"STATE_DELTA","timestamp":"#;
 const STATE_DELTA: &str = r#","delta":"#;
 
