@@ -67,6 +67,10 @@
 // AG-UI speed work (+~1.5 KB): 307,564 B; guard 308,588 B. Raised 2026-11-27 for issue 19's
 // AG-UI direct paths (CUSTOM, REASONING_MESSAGE_START, TOOL_CALL_ARGS / _END, TEXT_MESSAGE_START /
 // _END: +2.3 KB gzip for -7% of the AG-UI feed's CPU in node): measured 310,609 B; guard 311,633 B.
+// Raised 2026-11-27 for the AG-UI direct paths that give several events (REASONING_MESSAGE_END,
+// TOOL_CALL_START, TOOL_CALL_RESULT; branch multi: -10% of the native feed's instructions on
+// medium.agui.sse, about -6% of the feed's CPU in node): measured 313,145 B; then 314,293 B with
+// SUBAGENT_STARTED's direct path (-1% of the native feed's instructions); guard 315,317 B.
 // The target is now issue 23's: 190 KB gzip for `agentwire` with every dialect (the 80 KB target of
 // issue 7 was shown out of reach for one wasm holding everything). Set SIZE_BUDGET_GZIP=194560 to
 // enforce it. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -110,9 +114,14 @@ const ENTRY_BUDGETS = {
 // entry; measured then (+1 KB): core 181,987, a2a 207,308, acp 194,886, unified 192,282, myagent
 // 203,043, ag-ui 210,662, ai-sdk 207,390. ag-ui raised 2026-11-27 for the AG-UI direct paths of
 // CUSTOM, REASONING_MESSAGE_START, TOOL_CALL_ARGS / _END and TEXT_MESSAGE_START / _END (+2.3 KB
-// gzip, -7% of the feed's CPU in node on medium.agui.sse): measured 212,667 (+1 KB).
+// gzip, -7% of the feed's CPU in node on medium.agui.sse): measured 212,667 (+1 KB). ag-ui raised
+// 2026-11-27 for the direct paths that give several events (REASONING_MESSAGE_END,
+// TOOL_CALL_START, TOOL_CALL_RESULT: +2.8 KB gzip of wasm, -10% of the native feed's
+// instructions and about -6% of the feed's CPU in node on medium.agui.sse): measured 215,175;
+// then 215,833 with SUBAGENT_STARTED's direct path (+658 B, -1% of the native feed's
+// instructions) (+1 KB).
 const ENTRY_GUARDS = {
-  core: 183011, a2a: 208332, acp: 195910, unified: 193306, myagent: 204067, "ag-ui": 213691, "ai-sdk": 208414,
+  core: 183011, a2a: 208332, acp: 195910, unified: 193306, myagent: 204067, "ag-ui": 216857, "ai-sdk": 208414,
 };
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
@@ -123,7 +132,7 @@ if (process.argv.length <= 2 && !existsSync(files[0])) {
   for (const f of fails) console.error(f);
   process.exit(fails.length ? 1 : 0);
 }
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 311633);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 315317);
 const target = Number(process.env.SIZE_TARGET_GZIP || 190 * 1024);
 
 const total = { raw: 0, gz: 0, br: 0 };

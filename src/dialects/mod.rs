@@ -345,34 +345,26 @@ impl DialectDecoder {
         }
     }
 
-    /// The canonical event a compact AG-UI `TEXT_MESSAGE_CONTENT` / `_START` / `_END`,
-    /// `REASONING_MESSAGE_CONTENT` / `_START`, `TOOL_CALL_ARGS` / `_END`, `STATE_DELTA`,
-    /// `ACTIVITY_SNAPSHOT` or `CUSTOM` becomes, built without JSON text in between, when
-    /// [`DialectDecoder::decode`] would give exactly that event with no diagnostic (the
-    /// decoder's state then moved on as `decode` would move it); `None` (nothing changed)
-    /// otherwise. It borrows from `data`; `iso` holds its timestamp.
-    pub fn direct<'s>(
-        &'s mut self,
-        data: &'s str,
-        iso: &'s mut [u8; 24],
-    ) -> Option<crate::events::AgentEvent<'s>> {
+    /// The canonical events a compact AG-UI event becomes (`TEXT_MESSAGE_CONTENT` / `_START` /
+    /// `_END`, `REASONING_MESSAGE_CONTENT` / `_START` / `_END`, `TOOL_CALL_START` / `_ARGS` /
+    /// `_END` / `_RESULT`, `STATE_DELTA`, `ACTIVITY_SNAPSHOT`, `CUSTOM`, `SUBAGENT_STARTED`),
+    /// built without JSON text in between and handed to `emit` in order, when
+    /// [`DialectDecoder::decode`] would give exactly those events with no diagnostic (the
+    /// decoder's state then moved on as `decode` would move it): `true`. Otherwise `false`,
+    /// nothing changed and nothing given. The events borrow from `data`; `iso` holds their
+    /// timestamp.
+    pub fn direct(
+        &mut self,
+        data: &str,
+        iso: &mut [u8; 24],
+        emit: &mut dyn FnMut(&crate::events::AgentEvent<'_>),
+    ) -> bool {
         #[cfg(feature = "ag-ui")]
         if let Some(Active::AgUi(d)) = self.active.as_mut() {
-            // One look at the type's first letter picks the one reader that may take it.
-            let clock = &mut self.clock;
-            return match data.as_bytes().get(ag_ui::fast::TYPE_AT)? {
-                b'T' | b'R' => match ag_ui::fast::text_content(data) {
-                    Some(e) => d.text_content_direct(e, clock, iso),
-                    None => d.simple_direct(ag_ui::fast::simple(data)?, clock, iso),
-                },
-                b'S' => d.state_delta_fast(ag_ui::fast::state_delta(data)?, clock, iso),
-                b'A' => d.activity_snapshot_fast(ag_ui::fast::activity_snapshot(data)?, clock, iso),
-                b'C' => d.custom_direct(ag_ui::fast::custom(data)?, clock, iso),
-                _ => None,
-            };
+            return d.direct(data, &mut self.clock, iso, emit);
         }
-        let _ = (data, iso);
-        None
+        let _ = (data, iso, emit);
+        false
     }
 
     /// Decodes one event's data (an SSE event's `data`, or one WebSocket text frame).

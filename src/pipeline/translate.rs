@@ -95,13 +95,13 @@ impl DialectHook for Translator {
     ) -> bool {
         // What needs no JSON text in between (see `DialectDecoder::direct`).
         let mut iso = [0; 24];
-        if let Some(ev) = self.decoder.direct(data, &mut iso) {
-            let meta = EventMeta {
-                event_id,
-                position,
-                raw: data,
-            };
-            apply_event(&ev, &meta, store, observe);
+        let meta = EventMeta {
+            event_id,
+            position,
+            raw: data,
+        };
+        let mut each = |ev: &AgentEvent<'_>| apply_event(ev, &meta, store, observe);
+        if self.decoder.direct(data, &mut iso, &mut each) {
             return true;
         }
         match self.decoder.decode(data, event_id, position, &mut self.out) {

@@ -23,6 +23,7 @@
 //! Deltas are concatenated as JavaScript does: a surrogate pair split across two events
 //! (`"…\ud83d"`, `"\ude00…"`, what `JSON.stringify` writes for a split emoji) is joined again.
 
+mod direct;
 pub(crate) mod fast;
 pub mod input;
 mod run;

@@ -130,6 +130,18 @@ const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
         None,
     ),
     (
+        Ty::ReasoningMessageEnd,
+        r#"{"type":"REASONING_MESSAGE_END","timestamp":"#,
+        MESSAGE,
+        None,
+    ),
+    (
+        Ty::ToolCallStart,
+        r#"{"type":"TOOL_CALL_START","timestamp":"#,
+        TOOL_CALL,
+        Some(TOOL_NAME),
+    ),
+    (
         Ty::TextMessageStart,
         r#"{"type":"TEXT_MESSAGE_START","timestamp":"#,
         MESSAGE,
@@ -145,6 +157,7 @@ const SIMPLE: &[(Ty, &str, &str, Option<&str>)] = &[
 
 const TOOL_CALL: &str = r#","toolCallId":""#;
 const ROLE: &str = r#"","role":""#;
+const TOOL_NAME: &str = r#"","toolCallName":""#;
 
 /// A compact event of [`SIMPLE`], borrowed from the event's text.
 pub(crate) struct Simple<'a> {
@@ -155,7 +168,8 @@ pub(crate) struct Simple<'a> {
     pub owner: Option<&'a str>,
     /// `messageId` or `toolCallId` (no escapes).
     pub id: &'a str,
-    /// `role` or `delta` (escapes other than `\u` unescaped), for the types that have one.
+    /// `role`, `delta` or `toolCallName` (escapes other than `\u` unescaped), for the types
+    /// that have one.
     pub second: Option<Cow<'a, str>>,
 }
 
@@ -200,6 +214,97 @@ fn string_body<'a>(c: &mut Cursor<'a>) -> Option<Cow<'a, str>> {
             escaped_string(c)
         }
     }
+}
+
+const RESULT_HEAD: &str = r#"{"type":"TOOL_CALL_RESULT","timestamp":"#;
+const RESULT_CALL: &str = r#"","toolCallId":""#;
+const RESULT_CONTENT: &str = r#"","content":""#;
+
+/// A compact `TOOL_CALL_RESULT` (`type`, `timestamp`, [`subagentRunId`], `messageId`,
+/// `toolCallId`, [`role`], `content` a string, nothing else, as `@ag-ui/encoder` writes it),
+/// borrowed from the event's text.
+pub(crate) struct ToolResult<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` (no escapes), when given.
+    pub owner: Option<&'a str>,
+    /// `messageId` and `toolCallId` (no escapes).
+    pub message_id: &'a str,
+    pub call: &'a str,
+    /// `content` (escapes other than `\u` unescaped).
+    pub content: Cow<'a, str>,
+}
+
+/// Reads `data` as a compact `TOOL_CALL_RESULT` whose content is a string, or `None` (the
+/// general path reads it). (`role`, any string, changes nothing the event becomes.)
+pub(crate) fn tool_result(data: &str) -> Option<ToolResult<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    lit(&mut c, RESULT_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    let owner = subagent(&mut c)?;
+    lit(&mut c, MESSAGE)?;
+    let message_id = c.plain_string()?;
+    lit(&mut c, RESULT_CALL)?;
+    let call = c.plain_string()?;
+    if lit(&mut c, ROLE).is_some() {
+        c.plain_string()?;
+    }
+    lit(&mut c, RESULT_CONTENT)?;
+    let content = string_body(&mut c)?;
+    lit(&mut c, TAIL)?;
+    (c.pos == data.len()).then_some(ToolResult {
+        timestamp_ms,
+        owner,
+        message_id,
+        call,
+        content,
+    })
+}
+
+const SUBAGENT_HEAD: &str = r#"{"type":"SUBAGENT_STARTED","timestamp":"#;
+const SUBAGENT_ID: &str = r#","subagentRunId":""#;
+const SUBAGENT_NAME: &str = r#"","name":""#;
+const SUBAGENT_DESCRIPTION: &str = r#"","description":""#;
+const SUBAGENT_PARENT: &str = r#"","parentSubagentRunId":""#;
+
+/// A compact `SUBAGENT_STARTED` (`type`, `timestamp`, `subagentRunId`, `name`,
+/// [`description`], [`parentSubagentRunId`], nothing else), borrowed from the event's text.
+pub(crate) struct SubagentStarted<'a> {
+    /// `timestamp` (whole milliseconds, at most 15 digits).
+    pub timestamp_ms: u64,
+    /// `subagentRunId` and `parentSubagentRunId` (no escapes).
+    pub id: &'a str,
+    pub parent: Option<&'a str>,
+    /// `name` and `description` (escapes other than `\u` unescaped).
+    pub name: Cow<'a, str>,
+    pub description: Option<Cow<'a, str>>,
+}
+
+/// Reads `data` as a compact `SUBAGENT_STARTED`, or `None` (the general path reads it).
+pub(crate) fn subagent_started(data: &str) -> Option<SubagentStarted<'_>> {
+    let mut c = Cursor { text: data, pos: 0 };
+    lit(&mut c, SUBAGENT_HEAD)?;
+    let timestamp_ms = c.safe_integer()?;
+    lit(&mut c, SUBAGENT_ID)?;
+    let id = c.plain_string()?;
+    lit(&mut c, SUBAGENT_NAME)?;
+    let name = string_body(&mut c)?;
+    let description = match lit(&mut c, SUBAGENT_DESCRIPTION) {
+        Some(()) => Some(string_body(&mut c)?),
+        None => None,
+    };
+    let parent = match lit(&mut c, SUBAGENT_PARENT) {
+        Some(()) => Some(c.plain_string()?),
+        None => None,
+    };
+    lit(&mut c, TAIL)?;
+    (c.pos == data.len()).then_some(SubagentStarted {
+        timestamp_ms,
+        id,
+        parent,
+        name,
+        description,
+    })
 }
 
 const STATE_HEAD: &str = r#"{"type":"STATE_DELTA","timestamp":"#;
@@ -341,7 +446,7 @@ pub(crate) fn custom(data: &str) -> Option<Custom<'_>> {
 
 /// `true` when writing `v` as JSON text and parsing it again gives `v` (numbers: JSON text has
 /// no `-0`, and a number too large for a double was parsed as an infinity, written `null`).
-fn written_as_is(v: &Value<'_>) -> bool {
+pub(crate) fn written_as_is(v: &Value<'_>) -> bool {
     match v {
         Value::Number(n) => n.is_finite() && !(*n == 0.0 && n.is_sign_negative()),
         Value::Array(items) => items.iter().all(written_as_is),
@@ -352,3 +457,6 @@ fn written_as_is(v: &Value<'_>) -> bool {
 
 #[cfg(test)]
 mod tests;
+/// The lockstep check the tests of the other direct paths share.
+#[cfg(test)]
+pub(super) use tests::lockstep;

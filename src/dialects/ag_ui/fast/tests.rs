@@ -169,7 +169,7 @@ fn the_fast_path_gives_what_the_general_path_gives() {
 /// (same length: the same byte offsets in messages; the direct readers refuse them) to
 /// another, and checks both give the same state, diagnostics and applied events; returns
 /// how many events a decoder took directly.
-fn lockstep(stream: &[String]) -> usize {
+pub(crate) fn lockstep(stream: &[String]) -> usize {
     let swap = |e: &String| -> String {
         let (head, rest) = e.split_once(r#","timestamp":"#).unwrap_or((e, ""));
         let Some(ty) = head.strip_prefix(r#"{"type":"#) else {
@@ -187,7 +187,7 @@ fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usiz
     let mut probe = DialectDecoder::new(DialectChoice::Fixed(Dialect::AgUi));
     for e in &general {
         let mut iso = [0; 24];
-        assert!(probe.direct(e, &mut iso).is_none(), "{e}");
+        assert!(!probe.direct(e, &mut iso, &mut |_| {}), "{e}");
     }
     let (a, b) = (session_of(stream), session_of(&general));
     assert_eq!(a.2, b.2, "applied events");
@@ -207,7 +207,7 @@ fn lockstep_with(stream: &[String], general: impl Fn(&String) -> String) -> usiz
     let (mut out, mut took) = (Output::default(), 0);
     for (i, e) in stream.iter().enumerate() {
         let mut iso = [0; 24];
-        if d.direct(e, &mut iso).is_some() {
+        if d.direct(e, &mut iso, &mut |_| {}) {
             took += 1;
             continue;
         }
