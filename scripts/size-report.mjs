@@ -71,6 +71,9 @@
 // TOOL_CALL_START, TOOL_CALL_RESULT; branch multi: -10% of the native feed's instructions on
 // medium.agui.sse, about -6% of the feed's CPU in node): measured 313,145 B; then 314,293 B with
 // SUBAGENT_STARTED's direct path (-1% of the native feed's instructions); guard 315,317 B.
+// Then the store's share of that work (kind bits by variant, the JSON key pool, word-wise id
+// compares, no re-index per activity update; about -10% of the AG-UI feed's CPU in node, +0.8 KB):
+// measured 315,056 B; guard 316,080 B.
 // The target is now issue 23's: 190 KB gzip for `agentwire` with every dialect (the 80 KB target of
 // issue 7 was shown out of reach for one wasm holding everything). Set SIZE_BUDGET_GZIP=194560 to
 // enforce it. SIZE_REPORT=brief (scripts/demo.sh): one line
@@ -119,9 +122,11 @@ const ENTRY_BUDGETS = {
 // TOOL_CALL_START, TOOL_CALL_RESULT: +2.8 KB gzip of wasm, -10% of the native feed's
 // instructions and about -6% of the feed's CPU in node on medium.agui.sse): measured 215,175;
 // then 215,833 with SUBAGENT_STARTED's direct path (+658 B, -1% of the native feed's
-// instructions) (+1 KB).
+// instructions) (+1 KB). ag-ui raised 2026-11-27 for the store's share (kind bits by variant, the
+// JSON key pool, word-wise id compares, no re-index per activity update: about -10% of the feed's
+// CPU in node on medium.agui.sse): measured 216,972 (+1 KB).
 const ENTRY_GUARDS = {
-  core: 183011, a2a: 208332, acp: 195910, unified: 193306, myagent: 204067, "ag-ui": 216857, "ai-sdk": 208414,
+  core: 183011, a2a: 208332, acp: 195910, unified: 193306, myagent: 204067, "ag-ui": 217996, "ai-sdk": 208414,
 };
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : shippedFiles("pkg");
@@ -132,7 +137,7 @@ if (process.argv.length <= 2 && !existsSync(files[0])) {
   for (const f of fails) console.error(f);
   process.exit(fails.length ? 1 : 0);
 }
-const budget = Number(process.env.SIZE_BUDGET_GZIP || 315317);
+const budget = Number(process.env.SIZE_BUDGET_GZIP || 316080);
 const target = Number(process.env.SIZE_TARGET_GZIP || 190 * 1024);
 
 const total = { raw: 0, gz: 0, br: 0 };
