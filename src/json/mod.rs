@@ -72,8 +72,8 @@ impl<'a> Value<'a> {
     }
 
     /// A copy that borrows nothing: `self.clone().into_owned()` in one traversal instead of
-    /// two (the same allocations; short object keys come from the key pool, see
-    /// [`keys`](self::keys)). Recursion is as deep as the value ([`MAX_DEPTH`] for a parsed one).
+    /// two (the same allocations; short object keys come from the crate's key pool,
+    /// `src/json/keys.rs`). Recursion is as deep as the value ([`MAX_DEPTH`] for a parsed one).
     pub fn to_owned_value(&self) -> OwnedValue {
         match self {
             Value::Null => Value::Null,
