@@ -81,7 +81,7 @@ impl AgUiDecoder {
             Some(m)
                 if m.open
                     && m.role == MessageRole::Reasoning
-                    && m.owner.as_deref() == e.owner
+                    && super::same_owner(m.owner.as_deref(), e.owner)
                     && !self.surrogates.pending(e.id) => {}
             _ => return false,
         }
