@@ -132,18 +132,14 @@ fn reply(id: &JsValue, result: Result<JsValue, JsValue>) {
     post(&msg, None);
 }
 
-/// A cheap 64-bit hash of bytes (recognising an answer that was only appended to).
+/// A cheap 64-bit hash of bytes and their length (recognising an answer that was only appended
+/// to): the crate's fast hasher (`crate::hash`).
 fn hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
-    }
-    for &b in chunks.remainder() {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    use std::hash::Hasher;
+    let mut h = crate::hash::FastHasher::default();
+    h.write_usize(bytes.len());
+    h.write(bytes);
+    h.finish()
 }
 
 fn json_list<'a, T: WriteJson + 'a>(items: impl Iterator<Item = &'a T>) -> String {
