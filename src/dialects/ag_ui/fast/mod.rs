@@ -334,9 +334,8 @@ pub(crate) fn state_delta(data: &str) -> Option<StateDelta<'_>> {
     let timestamp_ms = c.safe_integer()?;
     let owner = subagent(&mut c)?;
     lit(&mut c, STATE_DELTA)?;
-    let body = data.strip_suffix('}')?.get(c.pos..)?;
-    let patch = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
-    (patch.as_array().is_some() && written_as_is(&patch)).then_some(StateDelta {
+    let patch = last_value(data, &c, 1)?;
+    patch.as_array().is_some().then_some(StateDelta {
         timestamp_ms,
         owner,
         patch,
@@ -394,9 +393,8 @@ pub(crate) fn activity_snapshot(data: &str) -> Option<ActivitySnapshot<'_>> {
         None
     };
     lit(&mut c, ACTIVITY_CONTENT)?;
-    let body = data.strip_suffix('}')?.get(c.pos..)?;
-    let content = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 2).ok()?;
-    (content.as_object().is_some() && written_as_is(&content)).then_some(ActivitySnapshot {
+    let content = last_value(data, &c, 2)?;
+    content.as_object().is_some().then_some(ActivitySnapshot {
         timestamp_ms,
         owner,
         message_id,
@@ -434,14 +432,22 @@ pub(crate) fn custom(data: &str) -> Option<Custom<'_>> {
     lit(&mut c, CUSTOM_NAME)?;
     let name = c.plain_string()?;
     lit(&mut c, CUSTOM_VALUE)?;
-    let body = data.strip_suffix('}')?.get(c.pos..)?;
-    let value = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - 1).ok()?;
-    written_as_is(&value).then_some(Custom {
+    let value = last_value(data, &c, 1)?;
+    Some(Custom {
         timestamp_ms,
         owner,
         name,
         value,
     })
+}
+
+/// The value of the event's last member: the text from the cursor to the closing brace, parsed
+/// with `levels` fewer levels of nesting allowed (how much deeper it sits in the canonical event
+/// than here), when the canonical text writes it exactly as it is (see [`written_as_is`]).
+fn last_value<'a>(data: &'a str, c: &Cursor<'a>, levels: usize) -> Option<Value<'a>> {
+    let body = data.strip_suffix('}')?.get(c.pos..)?;
+    let v = crate::json::parse_with_depth(body, crate::json::MAX_DEPTH - levels).ok()?;
+    written_as_is(&v).then_some(v)
 }
 
 /// `true` when writing `v` as JSON text and parsing it again gives `v` (numbers: JSON text has
